@@ -1,0 +1,20 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig([
+  {
+    entry: { index: 'src/index.ts', testing: 'src/testing/index.ts' },
+    format: ['esm', 'cjs'],
+    dts: true,
+    clean: true,
+    target: 'node20',
+    sourcemap: false,
+    splitting: false,
+    treeshake: true,
+  },
+  {
+    entry: { cli: 'src/cli.ts' },
+    format: ['esm'],
+    target: 'node20',
+    banner: { js: '#!/usr/bin/env node' },
+  },
+]);

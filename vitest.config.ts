@@ -1,0 +1,18 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^momo-partner-sdk\/testing$/, replacement: src('testing/index.ts') },
+      { find: /^momo-partner-sdk$/, replacement: src('index.ts') },
+    ],
+  },
+  test: {
+    include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
+    typecheck: { enabled: true, include: ['test/types/**/*.test-d.ts'] },
+    testTimeout: 20_000,
+  },
+});
