@@ -10,6 +10,7 @@ export default defineConfig([
     sourcemap: false,
     splitting: false,
     treeshake: true,
+    keepNames: true,
   },
   {
     entry: { cli: 'src/cli.ts' },

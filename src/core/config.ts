@@ -1,0 +1,144 @@
+import type { TokenStore } from '../auth/token-cache';
+import { ValidationError, type ValidationIssue } from '../errors';
+import { type Log, makeLog } from './logger';
+import type { ApiUser, MomoClientOptions, ProductName } from './options';
+import { defaultRetryPolicy, type RetryPolicy } from './retry';
+import { Secret, SecretScrubber } from './secret';
+import { checkCallbackUrl, checkServiceUrl } from './url';
+
+export interface Credentials {
+  product: ProductName;
+  subscriptionKey: Secret;
+  apiUser: { id: string; key: Secret };
+}
+
+/** Client options, checked and normalised once; secrets wrapped so they never print. */
+export interface Config {
+  baseUrl: string;
+  targetEnvironment: string;
+  callbackUrl: string | undefined;
+  timeoutMs: number;
+  retry: RetryPolicy;
+  polling: { initialDelayMs: number; maxDelayMs: number; timeoutMs: number };
+  fetch: typeof globalThis.fetch;
+  log: Log;
+  tokenStore: TokenStore | undefined;
+  scrubber: SecretScrubber;
+  /** Credentials of a product, or the ValidationError saying which is missing. */
+  credentials(product: ProductName): Credentials;
+}
+
+export function resolveConfig(options: MomoClientOptions): Config {
+  const issues: ValidationIssue[] = [];
+  const need = (ok: boolean, path: string, message: string) => {
+    if (!ok) issues.push({ path, message });
+  };
+  if (options === null || typeof options !== 'object') {
+    throw new ValidationError([{ path: '(options)', message: 'must be an object' }]);
+  }
+  const baseUrlProblem = checkServiceUrl(options.baseUrl);
+  need(!baseUrlProblem, 'baseUrl', baseUrlProblem ?? '');
+  need(nonEmpty(options.targetEnvironment), 'targetEnvironment', 'is required');
+  if (options.callbackUrl !== undefined) {
+    const problem = checkCallbackUrl(options.callbackUrl);
+    need(!problem, 'callbackUrl', problem ?? '');
+  }
+  need(isPositive(options.timeoutMs), 'timeoutMs', 'must be a positive number of milliseconds');
+  need(isCount(options.maxRetries), 'maxRetries', 'must be a whole number, 0 or more');
+  const polling = options.polling ?? {};
+  for (const key of ['initialDelayMs', 'maxDelayMs', 'timeoutMs'] as const) {
+    need(isPositive(polling[key]), `polling.${key}`, 'must be a positive number of milliseconds');
+  }
+  need(
+    options.fetch === undefined || typeof options.fetch === 'function',
+    'fetch',
+    'must be a function',
+  );
+  if (issues.length > 0) throw new ValidationError(issues);
+
+  const scrubber = new SecretScrubber();
+  const credentials = memoCredentials(options, scrubber);
+  const userFetch = options.fetch;
+  return {
+    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    targetEnvironment: options.targetEnvironment,
+    callbackUrl: options.callbackUrl,
+    timeoutMs: options.timeoutMs ?? 30_000,
+    retry: {
+      ...defaultRetryPolicy,
+      maxRetries: options.maxRetries ?? defaultRetryPolicy.maxRetries,
+    },
+    polling: {
+      initialDelayMs: polling.initialDelayMs ?? 1_000,
+      maxDelayMs: polling.maxDelayMs ?? 15_000,
+      timeoutMs: polling.timeoutMs ?? 300_000,
+    },
+    // Looked up at call time so that fetch interceptors installed later (msw) still apply.
+    fetch: userFetch ?? ((input, init) => globalThis.fetch(input, init)),
+    log: makeLog(options.logger, scrubber),
+    tokenStore: options.tokenStore,
+    scrubber,
+    credentials,
+  };
+}
+
+function memoCredentials(options: MomoClientOptions, scrubber: SecretScrubber) {
+  const cache = new Map<ProductName, Credentials>();
+  const raw = {
+    subscriptionKey: options.subscriptionKey,
+    apiUser: options.apiUser ? { ...options.apiUser } : undefined,
+    disbursement: copyProduct(options.disbursement),
+    collection: copyProduct(options.collection),
+    remittance: copyProduct(options.remittance),
+  };
+  for (const value of [raw.subscriptionKey, raw.apiUser?.key]) if (value) scrubber.add(value);
+  for (const p of [raw.disbursement, raw.collection, raw.remittance]) {
+    for (const value of [p?.subscriptionKey, p?.apiUser?.key]) if (value) scrubber.add(value);
+  }
+  return (product: ProductName): Credentials => {
+    const hit = cache.get(product);
+    if (hit) return hit;
+    const own = raw[product];
+    const subscriptionKey = own?.subscriptionKey ?? raw.subscriptionKey;
+    const apiUser: Partial<ApiUser> | undefined = own?.apiUser ?? raw.apiUser;
+    const issues: ValidationIssue[] = [];
+    if (!nonEmpty(subscriptionKey)) {
+      issues.push({
+        path: `${product}.subscriptionKey`,
+        message: 'is required (or subscriptionKey)',
+      });
+    }
+    if (!nonEmpty(apiUser?.id)) {
+      issues.push({ path: `${product}.apiUser.id`, message: 'is required (or apiUser.id)' });
+    }
+    if (!nonEmpty(apiUser?.key)) {
+      issues.push({ path: `${product}.apiUser.key`, message: 'is required (or apiUser.key)' });
+    }
+    if (issues.length > 0) throw new ValidationError(issues, { operation: product });
+    const made: Credentials = {
+      product,
+      subscriptionKey: new Secret(subscriptionKey as string),
+      apiUser: { id: apiUser?.id as string, key: new Secret(apiUser?.key as string) },
+    };
+    cache.set(product, made);
+    return made;
+  };
+}
+
+function copyProduct(p: MomoClientOptions['disbursement']) {
+  return p
+    ? { subscriptionKey: p.subscriptionKey, apiUser: p.apiUser && { ...p.apiUser } }
+    : undefined;
+}
+
+function nonEmpty(value: unknown): value is string {
+  return typeof value === 'string' && value.trim().length > 0;
+}
+
+function isPositive(value: unknown): boolean {
+  return value === undefined || (typeof value === 'number' && Number.isFinite(value) && value > 0);
+}
+
+function isCount(value: unknown): boolean {
+  return value === undefined || (Number.isInteger(value) && (value as number) >= 0);
+}

@@ -1,0 +1,25 @@
+import type { Final, WaitOptions } from '../polling/poller';
+import type { RequestOptions } from './options';
+
+/** A creating call the service accepted (202). */
+export interface Accepted<R> {
+  /** X-Reference-Id: the caller's, or a generated UUID v4. Persist it to resume later. */
+  referenceId: string;
+  /** The X-Callback-Url actually sent, if any. */
+  callbackUrl?: string;
+  /** One status lookup. */
+  status(options?: RequestOptions): Promise<R>;
+  /** Looks up until SUCCESSFUL or FAILED; resolves with FAILED too (a business outcome). */
+  wait(options?: WaitOptions<R>): Promise<Final<R>>;
+}
+
+/** `await op` gives the acceptance; `await op.wait()` gives the final result. */
+export type OperationPromise<R> = Promise<Accepted<R>> & {
+  wait(options?: WaitOptions<R>): Promise<Final<R>>;
+};
+
+export function toOperationPromise<R>(accepted: Promise<Accepted<R>>): OperationPromise<R> {
+  return Object.assign(accepted, {
+    wait: (options?: WaitOptions<R>) => accepted.then((a) => a.wait(options)),
+  });
+}

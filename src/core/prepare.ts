@@ -1,0 +1,106 @@
+import { consentAccessToken } from '../auth/consent-token';
+import { ValidationError, type ValidationIssue } from '../errors';
+import { UUID_V4 } from '../schemas/common';
+import { toIssues } from '../schemas/validate';
+import type { Config } from './config';
+import type { Operation } from './operation';
+import type { CallInput } from './transport';
+import { buildPath, checkCallbackUrl, fillCallbackUrl } from './url';
+
+export interface PreparedRequest {
+  url: string;
+  path: string;
+  body: string | undefined;
+  contentType: string;
+  callbackUrl(referenceId: string | undefined): string | undefined;
+}
+
+/**
+ * Checks everything a call was given (path parameters, body, options) and reports every
+ * problem at once as a ValidationError: a bad input never reaches the network.
+ */
+export function prepare(op: Operation<unknown, unknown>, input: CallInput, config: Config) {
+  const issues: ValidationIssue[] = [];
+  const params = input.params ?? {};
+  for (const [name, schema] of Object.entries(op.params ?? {})) {
+    const parsed = schema.safeParse(params[name]);
+    if (!parsed.success) issues.push(...toIssues(parsed.error, name));
+  }
+  const path = buildPath(op.path, params, issues);
+
+  let body: string | undefined;
+  if (op.body) {
+    const parsed = op.body.safeParse(input.body);
+    if (parsed.success) body = JSON.stringify(parsed.data);
+    else issues.push(...toIssues(parsed.error));
+  }
+
+  const options = input.options ?? {};
+  issues.push(...checkOptions(op, options));
+  const template = options.callbackUrl ?? config.callbackUrl;
+  if (issues.length > 0) throw new ValidationError(dedupe(issues), { operation: op.name });
+
+  return {
+    url: config.baseUrl + path,
+    path,
+    body,
+    contentType: 'application/json',
+    callbackUrl: (referenceId) =>
+      template === undefined ? undefined : fillCallbackUrl(template, referenceId ?? ''),
+  } satisfies PreparedRequest;
+}
+
+function checkOptions(op: Operation<unknown, unknown>, options: NonNullable<CallInput['options']>) {
+  const issues: ValidationIssue[] = [];
+  const bad = (path: string, message: string) => issues.push({ path: `options.${path}`, message });
+  if (options === null || typeof options !== 'object') {
+    bad('', 'must be an object');
+    return issues;
+  }
+  if (options.referenceId !== undefined) {
+    if (!op.creates) bad('referenceId', 'is only for creating calls');
+    else if (typeof options.referenceId !== 'string' || !UUID_V4.test(options.referenceId)) {
+      bad('referenceId', 'must be a UUID version 4');
+    }
+  }
+  if (options.callbackUrl !== undefined) {
+    const problem = checkCallbackUrl(options.callbackUrl);
+    if (problem) bad('callbackUrl', problem);
+  }
+  if (
+    options.timeoutMs !== undefined &&
+    !(Number.isFinite(options.timeoutMs) && options.timeoutMs > 0)
+  ) {
+    bad('timeoutMs', 'must be a positive number of milliseconds');
+  }
+  if (
+    options.maxRetries !== undefined &&
+    !(Number.isInteger(options.maxRetries) && options.maxRetries >= 0)
+  ) {
+    bad('maxRetries', 'must be a whole number, 0 or more');
+  }
+  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
+    bad('signal', 'must be an AbortSignal');
+  }
+  if (options.headers !== undefined) {
+    const ok =
+      options.headers !== null &&
+      typeof options.headers === 'object' &&
+      Object.values(options.headers).every((v) => typeof v === 'string');
+    if (!ok) bad('headers', 'must map header names to strings');
+  }
+  if (op.auth === 'consent' && !consentAccessToken((options as { consent?: unknown }).consent)) {
+    bad('consent', 'is required: a ConsentToken or its access token string');
+  }
+  return issues;
+}
+
+function dedupe(issues: ValidationIssue[]): ValidationIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((i) => {
+    const key = `${i.path}|${i.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,72 @@
+/**
+ * A credential that never prints itself: not in `String()`, JSON or `util.inspect`.
+ * Only the transport calls `reveal()`, when it writes a header.
+ */
+const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
+const REDACTED = '[redacted]';
+
+export class Secret {
+  readonly #value: string;
+
+  constructor(value: string) {
+    this.#value = value;
+  }
+
+  reveal(): string {
+    return this.#value;
+  }
+
+  toString(): string {
+    return REDACTED;
+  }
+
+  toJSON(): string {
+    return REDACTED;
+  }
+
+  [inspectSymbol](): string {
+    return REDACTED;
+  }
+}
+
+/**
+ * Every secret value the client has seen (keys, Basic credentials, tokens), so that text
+ * coming back from the server can be scrubbed before it reaches an error or a log line.
+ */
+export class SecretScrubber {
+  readonly #values = new Set<string>();
+
+  add(value: string): void {
+    // Very short values would redact ordinary words; credentials are never that short.
+    if (value.length >= 6) this.#values.add(value);
+  }
+
+  remove(value: string): void {
+    this.#values.delete(value);
+  }
+
+  scrub(text: string): string {
+    let out = text;
+    for (const value of this.#values) {
+      if (out.includes(value)) out = out.split(value).join(REDACTED);
+    }
+    return out;
+  }
+
+  /** Deep copy of a parsed JSON value with every string scrubbed. */
+  scrubValue<T>(value: T): T {
+    if (this.#values.size === 0) return value;
+    if (typeof value === 'string') return this.scrub(value) as T;
+    if (Array.isArray(value)) return value.map((v) => this.scrubValue(v)) as T;
+    if (value !== null && typeof value === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(value)) out[k] = this.scrubValue(v);
+      return out as T;
+    }
+    return value;
+  }
+
+  [inspectSymbol](): string {
+    return `SecretScrubber(${this.#values.size} values)`;
+  }
+}

@@ -1,0 +1,66 @@
+import type { ValidationIssue } from '../errors';
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+export function isLoopback(hostname: string): boolean {
+  return (
+    LOOPBACK.has(hostname) ||
+    /^127\.\d+\.\d+\.\d+$/.test(hostname) ||
+    hostname.endsWith('.localhost')
+  );
+}
+
+/** Why a service base URL is unacceptable, or undefined. https unless loopback. */
+export function checkServiceUrl(value: unknown): string | undefined {
+  const url = parseUrl(value);
+  if (!url) return 'must be an absolute URL';
+  if (url.protocol === 'https:') return undefined;
+  if (url.protocol === 'http:' && isLoopback(url.hostname)) return undefined;
+  return 'must use https (plain http is allowed only for loopback hosts)';
+}
+
+/** Why a callback URL is unacceptable, or undefined. `{referenceId}` may appear in it. */
+export function checkCallbackUrl(value: unknown): string | undefined {
+  if (typeof value !== 'string') return 'must be a string URL';
+  const url = parseUrl(value.replaceAll('{referenceId}', '00000000-0000-4000-8000-000000000000'));
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    return 'must be an absolute http(s) URL';
+  }
+  return undefined;
+}
+
+export function fillCallbackUrl(template: string, referenceId: string): string {
+  return template.replaceAll('{referenceId}', encodeURIComponent(referenceId));
+}
+
+/**
+ * Fills `{name}` placeholders, each value encoded as one path segment. `.` and `..`
+ * are refused: a URL parser would resolve them and escape the intended path.
+ */
+export function buildPath(
+  template: string,
+  params: Record<string, string>,
+  issues: ValidationIssue[],
+): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (typeof value !== 'string' || value.length === 0) {
+      issues.push({ path: name, message: 'is required' });
+      return '';
+    }
+    if (value === '.' || value === '..') {
+      issues.push({ path: name, message: 'must not be a relative path segment' });
+      return '';
+    }
+    return encodeURIComponent(value);
+  });
+}
+
+function parseUrl(value: unknown): URL | undefined {
+  if (typeof value !== 'string') return undefined;
+  try {
+    return new URL(value);
+  } catch {
+    return undefined;
+  }
+}

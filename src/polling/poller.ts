@@ -1,0 +1,133 @@
+import {
+  isConnectionError,
+  isNotFoundError,
+  isRateLimitError,
+  isServerError,
+  WaitTimeoutError,
+} from '../errors';
+import type { Reason, StatusLike } from '../schemas/common';
+import { Scheduler } from './scheduler';
+
+export interface WaitOptions<R = unknown> {
+  /** Deadline of this wait; default `polling.timeoutMs`. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Called with every lookup result that is not final yet. */
+  onStatus?(result: R): void;
+}
+
+/** A final result: SUCCESSFUL, or FAILED with its reason. */
+export type Final<R> = R & ({ status: 'SUCCESSFUL' } | { status: 'FAILED'; reason: Reason });
+
+export interface PollSchedule {
+  initialDelayMs: number;
+  maxDelayMs: number;
+  timeoutMs: number;
+}
+
+export interface WaitRequest<R> {
+  operation: string;
+  referenceId: string;
+  lookup(signal: AbortSignal | undefined): Promise<R>;
+  /** Set when the operation was just accepted: wait before the first lookup, tolerate 404 for a while. */
+  acceptedAt?: number;
+}
+
+/** How long after acceptance a 404 means "not visible yet" rather than "does not exist". */
+const NOT_FOUND_GRACE_MS = 30_000;
+
+/**
+ * The poller behind every `wait()`: backoff with jitter between lookups, a deadline,
+ * abort, transient lookup failures ridden out, and early wake-ups (callbacks).
+ */
+export class Poller {
+  readonly #scheduler = new Scheduler();
+  readonly #waiting = new Map<string, Set<() => void>>();
+  readonly #schedule: PollSchedule;
+
+  constructor(schedule: PollSchedule) {
+    this.#schedule = schedule;
+  }
+
+  /** Looks up at once every wait on this reference id (a callback said it changed). */
+  wake(referenceId: string): number {
+    const wakers = this.#waiting.get(referenceId);
+    for (const wake of wakers ?? []) wake();
+    return wakers?.size ?? 0;
+  }
+
+  async wait<R extends StatusLike>(
+    request: WaitRequest<R>,
+    options: WaitOptions<R> = {},
+  ): Promise<Final<R>> {
+    const { initialDelayMs, maxDelayMs } = this.#schedule;
+    const timeoutMs = options.timeoutMs ?? this.#schedule.timeoutMs;
+    const started = Date.now();
+    const deadline = started + timeoutMs;
+    const graceUntil =
+      request.acceptedAt === undefined ? 0 : request.acceptedAt + NOT_FOUND_GRACE_MS;
+    let delay = request.acceptedAt === undefined ? 0 : initialDelayMs;
+    let lastStatus: R | undefined;
+
+    for (let polls = 0; ; polls++) {
+      const remaining = deadline - Date.now();
+      if (remaining <= 0 && polls > 0) {
+        throw new WaitTimeoutError({ ...request, lastStatus, timeoutMs });
+      }
+      if (delay > 0)
+        await this.#sleep(request.referenceId, Math.min(delay, remaining), options.signal);
+      let next = Math.min(maxDelayMs, Math.max(initialDelayMs, delay * 2));
+      try {
+        const result = await request.lookup(options.signal);
+        if (isFinal(result)) return finalise(result);
+        lastStatus = result;
+        options.onStatus?.(result);
+      } catch (error) {
+        if (options.signal?.aborted) throw options.signal.reason;
+        const transient =
+          isServerError(error) ||
+          isConnectionError(error) ||
+          isRateLimitError(error) ||
+          (isNotFoundError(error) && Date.now() < graceUntil);
+        if (!transient) throw error;
+        if (isRateLimitError(error) && error.retryAfterMs !== undefined) {
+          next = Math.max(next, error.retryAfterMs);
+        }
+      }
+      delay = jitter(next);
+    }
+  }
+
+  async #sleep(referenceId: string, ms: number, signal: AbortSignal | undefined): Promise<void> {
+    const { promise, wake } = this.#scheduler.sleep(ms, signal);
+    const wakers = this.#waiting.get(referenceId) ?? new Set<() => void>();
+    this.#waiting.set(referenceId, wakers);
+    wakers.add(wake);
+    try {
+      await promise;
+    } finally {
+      wakers.delete(wake);
+      if (wakers.size === 0) this.#waiting.delete(referenceId);
+    }
+  }
+}
+
+function isFinal<R extends StatusLike>(result: R): boolean {
+  return result.status === 'SUCCESSFUL' || result.status === 'FAILED';
+}
+
+/** A FAILED result always carries a reason, even when the service sent none. */
+function finalise<R extends StatusLike>(result: R): Final<R> {
+  if (result.status === 'FAILED' && !result.reason) {
+    return {
+      ...result,
+      reason: { code: 'UNKNOWN', message: 'the service gave no reason' },
+    } as Final<R>;
+  }
+  return result as Final<R>;
+}
+
+/** Between 80% and 100% of the step, so that many waits do not poll in lockstep. */
+function jitter(ms: number): number {
+  return Math.round(ms * (0.8 + Math.random() * 0.2));
+}

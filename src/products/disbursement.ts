@@ -1,0 +1,203 @@
+import { AccessToken } from '../auth/access-token';
+import { contextOf } from '../core/context';
+import { defineOperation } from '../core/operation';
+import type { OperationPromise } from '../core/operation-promise';
+import type { ConsentRequestOptions, MomoClientOptions, RequestOptions } from '../core/options';
+import type { Final, WaitOptions } from '../polling/poller';
+import { msisdn } from '../schemas/common';
+import {
+  type Balance,
+  type BasicUserInfo,
+  balance,
+  basicUserInfo,
+  type ConsentPaymentBody,
+  consentPaymentBody,
+  type RefundBody,
+  refundBody,
+  type TransactionResult,
+  type TransferBody,
+  transactionResult,
+  transferBody,
+} from '../schemas/transactions';
+import { ProductApi, referenceIdParam } from './product-api';
+
+const product = 'disbursement';
+const creating = { product, auth: 'bearer', creates: true, callback: true } as const;
+const lookup = (name: string, path: string) =>
+  defineOperation({
+    name: `disbursement.${name}`,
+    method: 'GET',
+    path,
+    product,
+    auth: 'bearer',
+    params: referenceIdParam,
+    result: transactionResult,
+  });
+
+/** Disbursement endpoints, as the specification lists them. */
+const op = {
+  transfer: defineOperation({
+    ...creating,
+    name: 'disbursement.transfer',
+    method: 'POST',
+    path: '/disbursement/v1_0/transfer',
+    body: transferBody,
+  }),
+  deposit: defineOperation({
+    ...creating,
+    name: 'disbursement.deposit',
+    method: 'POST',
+    path: '/disbursement/v1_0/deposit',
+    body: transferBody,
+  }), // 4.5
+  refund: defineOperation({
+    ...creating,
+    name: 'disbursement.refund',
+    method: 'POST',
+    path: '/disbursement/v1_0/refund',
+    body: refundBody,
+  }), // 4.4
+  transferWithConsent: defineOperation({
+    ...creating,
+    auth: 'consent',
+    name: 'disbursement.transferWithConsent',
+    method: 'POST',
+    path: '/disbursement/oauth2/v1_0/transfer',
+    body: consentPaymentBody,
+  }), // 4.3
+  merchantPaymentWithConsent: defineOperation({
+    ...creating,
+    auth: 'consent',
+    name: 'disbursement.merchantPaymentWithConsent',
+    method: 'POST',
+    path: '/disbursement/oauth2/v1_0/merchantpayment',
+    body: consentPaymentBody,
+  }), // 4.13
+  getTransfer: lookup('getTransfer', '/disbursement/v1_0/transfer/{referenceId}'),
+  getDeposit: lookup('getDeposit', '/disbursement/v1_0/deposit/{referenceId}'),
+  getRefund: lookup('getRefund', '/disbursement/v1_0/refund/{referenceId}'),
+  getMerchantPayment: lookup(
+    'getMerchantPayment',
+    '/disbursementwithnewcapabilities/oauth2/v1_0/merchantpayment/{referenceId}',
+  ), // 4.1
+  getBalance: defineOperation({
+    name: 'disbursement.getBalance',
+    method: 'GET',
+    path: '/disbursement/v1_0/account/balance',
+    product,
+    auth: 'bearer',
+    result: balance,
+  }), // 4.19
+  getBasicUserInfo: defineOperation({
+    name: 'disbursement.getBasicUserInfo',
+    method: 'GET',
+    path: '/disbursement/v1_0/accountholder/msisdn/{msisdn}/basicuserinfo',
+    product,
+    auth: 'bearer',
+    params: { msisdn },
+    result: basicUserInfo,
+  }), // 4.18
+};
+
+type Result = TransactionResult;
+
+/** Disbursement: pay out from the partner's account. */
+export class Disbursement {
+  readonly #ctx;
+  readonly #api: ProductApi;
+
+  constructor(options: MomoClientOptions) {
+    this.#ctx = contextOf(options);
+    this.#api = new ProductApi(this.#ctx);
+  }
+
+  /** POST /disbursement/v1_0/transfer */
+  transfer(body: TransferBody, options?: RequestOptions): OperationPromise<Result> {
+    return this.#api.create(op.transfer, op.getTransfer, body, options);
+  }
+
+  /** POST /disbursement/v1_0/deposit (cash-in; callback by POST) */
+  deposit(body: TransferBody, options?: RequestOptions): OperationPromise<Result> {
+    return this.#api.create(op.deposit, op.getDeposit, body, options);
+  }
+
+  /** POST /disbursement/v1_0/refund (callback by POST) */
+  refund(body: RefundBody, options?: RequestOptions): OperationPromise<Result> {
+    return this.#api.create(op.refund, op.getRefund, body, options);
+  }
+
+  /** POST /disbursement/oauth2/v1_0/transfer with the account holder's consent token. */
+  transferWithConsent(
+    body: ConsentPaymentBody,
+    options: ConsentRequestOptions,
+  ): OperationPromise<Result> {
+    return this.#api.create(op.transferWithConsent, op.getTransfer, body, options);
+  }
+
+  /** POST /disbursement/oauth2/v1_0/merchantpayment with the account holder's consent token. */
+  merchantPaymentWithConsent(
+    body: ConsentPaymentBody,
+    options: ConsentRequestOptions,
+  ): OperationPromise<Result> {
+    return this.#api.create(op.merchantPaymentWithConsent, op.getMerchantPayment, body, options);
+  }
+
+  getTransfer(referenceId: string, options?: RequestOptions): Promise<Result> {
+    return this.#api.lookup(op.getTransfer, referenceId, options);
+  }
+
+  getDeposit(referenceId: string, options?: RequestOptions): Promise<Result> {
+    return this.#api.lookup(op.getDeposit, referenceId, options);
+  }
+
+  getRefund(referenceId: string, options?: RequestOptions): Promise<Result> {
+    return this.#api.lookup(op.getRefund, referenceId, options);
+  }
+
+  getMerchantPayment(referenceId: string, options?: RequestOptions): Promise<Result> {
+    return this.#api.lookup(op.getMerchantPayment, referenceId, options);
+  }
+
+  waitForTransfer(referenceId: string, options?: WaitOptions<Result>): Promise<Final<Result>> {
+    return this.#api.waitFor(op.getTransfer, referenceId, options);
+  }
+
+  waitForDeposit(referenceId: string, options?: WaitOptions<Result>): Promise<Final<Result>> {
+    return this.#api.waitFor(op.getDeposit, referenceId, options);
+  }
+
+  waitForRefund(referenceId: string, options?: WaitOptions<Result>): Promise<Final<Result>> {
+    return this.#api.waitFor(op.getRefund, referenceId, options);
+  }
+
+  waitForMerchantPayment(
+    referenceId: string,
+    options?: WaitOptions<Result>,
+  ): Promise<Final<Result>> {
+    return this.#api.waitFor(op.getMerchantPayment, referenceId, options);
+  }
+
+  /** GET /disbursement/v1_0/account/balance */
+  getBalance(options?: RequestOptions): Promise<Balance> {
+    return this.#api.send(op.getBalance, { options });
+  }
+
+  /** GET /disbursement/v1_0/accountholder/msisdn/{msisdn}/basicuserinfo (no consent needed) */
+  getBasicUserInfo(accountHolderMsisdn: string, options?: RequestOptions): Promise<BasicUserInfo> {
+    return this.#api.send(op.getBasicUserInfo, {
+      params: { msisdn: accountHolderMsisdn },
+      options,
+    });
+  }
+
+  /** POST /disbursement/token/ (Basic), served from the shared cache unless `forceRefresh`. */
+  async getAccessToken(options: { forceRefresh?: boolean } = {}): Promise<AccessToken> {
+    return new AccessToken(
+      await this.#ctx.auth.accessToken(product, options.forceRefresh === true),
+    );
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return 'Disbursement';
+  }
+}

@@ -1,0 +1,78 @@
+import type { ClientContext } from '../core/context';
+import type { Operation } from '../core/operation';
+import {
+  type Accepted,
+  type OperationPromise,
+  toOperationPromise,
+} from '../core/operation-promise';
+import type { RequestOptions } from '../core/options';
+import type { CallInput } from '../core/transport';
+import type { Final, WaitOptions } from '../polling/poller';
+import type { StatusLike } from '../schemas/common';
+import { uuidV4 } from '../schemas/common';
+
+type Lookup<R> = Operation<never, R>;
+type Status = StatusLike;
+
+/** The few verbs product methods are written in: send, create, look up, wait. */
+export class ProductApi {
+  readonly #ctx: ClientContext;
+
+  constructor(ctx: ClientContext) {
+    this.#ctx = ctx;
+  }
+
+  /** A call whose answer is the parsed body. */
+  async send<TBody, TResult>(
+    op: Operation<TBody, TResult>,
+    input: CallInput = {},
+  ): Promise<TResult> {
+    return (await this.#ctx.transport.call(op, input)).data;
+  }
+
+  /** A creating call (202) whose outcome is read by `lookup`. */
+  create<R extends Status>(
+    op: Operation<unknown, unknown>,
+    lookup: Lookup<R>,
+    body: unknown,
+    options: RequestOptions | undefined,
+  ): OperationPromise<R> {
+    const accepted = this.#ctx.transport.call(op, { body, options }).then((res): Accepted<R> => {
+      const referenceId = res.referenceId as string;
+      const acceptedAt = Date.now();
+      return {
+        referenceId,
+        ...(res.callbackUrl ? { callbackUrl: res.callbackUrl } : {}),
+        status: (o) => this.lookup(lookup, referenceId, o),
+        wait: (o) => this.waitFor(lookup, referenceId, o, acceptedAt),
+      };
+    });
+    return toOperationPromise(accepted);
+  }
+
+  lookup<R>(op: Lookup<R>, referenceId: string, options?: RequestOptions): Promise<R> {
+    return this.send(op, { params: { referenceId }, options });
+  }
+
+  waitFor<R extends Status>(
+    op: Lookup<R>,
+    referenceId: string,
+    options: WaitOptions<R> = {},
+    acceptedAt?: number,
+  ): Promise<Final<R>> {
+    // Check the id up front so a bad one fails at once rather than after polling.
+    const checked = this.#ctx.transport.check(op, { params: { referenceId } });
+    if (checked) return Promise.reject(checked);
+    return this.#ctx.poller.wait(
+      {
+        operation: op.name,
+        referenceId,
+        lookup: (signal) => this.lookup(op, referenceId, signal ? { signal } : {}),
+        ...(acceptedAt === undefined ? {} : { acceptedAt }),
+      },
+      options,
+    );
+  }
+}
+
+export const referenceIdParam = { referenceId: uuidV4 };

@@ -1,0 +1,81 @@
+import * as z from 'zod/mini';
+
+/** UUID version 4, the only reference-id format the service accepts (spec 8). */
+export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+const ANY_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** ITU-T E.164: up to 15 digits, no leading zero; a leading `+` is tolerated. */
+const MSISDN = /^\+?[1-9]\d{4,14}$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const DECIMAL = /^(?:0|[1-9]\d*)(?:\.\d+)?$/;
+/** Characters the service rejects in history texts (it answers 400 or fails later). */
+const NOTE_FORBIDDEN = /[&<>\p{Cc}]/u;
+
+export const uuidV4 = z.string().check(z.regex(UUID_V4, { error: 'must be a UUID version 4' }));
+
+/** Amounts are strings (spec 2.2): a positive decimal such as "100" or "12.50". */
+export const amount = z.string().check(
+  z.regex(DECIMAL, { error: 'must be a positive decimal string such as "100" or "12.50"' }),
+  z.refine((v) => Number(v) > 0, { error: 'must be greater than zero' }),
+);
+
+export const currency = z
+  .string()
+  .check(z.regex(/^[A-Z]{3}$/, { error: 'must be an ISO 4217 code of three capitals' }));
+
+export const msisdn = z
+  .string()
+  .check(z.regex(MSISDN, { error: 'must be an MSISDN in E.164 form, digits only' }));
+
+export const note = z.string().check(
+  z.refine((v) => !NOTE_FORBIDDEN.test(v), {
+    error: 'must not contain &, <, > or control characters',
+  }),
+);
+
+export const partyIdType = z.enum(['MSISDN', 'EMAIL', 'PARTY_CODE']);
+
+const partyIdRules = {
+  MSISDN: [MSISDN, 'must be an MSISDN in E.164 form, digits only'],
+  EMAIL: [EMAIL, 'must be an e-mail address'],
+  PARTY_CODE: [ANY_UUID, 'must be a UUID'],
+} as const;
+
+/** Party (spec 2.1): partyId validated per partyIdType. */
+export const party = z.strictObject({ partyIdType, partyId: z.string() }).check(
+  z.superRefine((value, ctx) => {
+    const [pattern, message] = partyIdRules[value.partyIdType];
+    if (!pattern.test(value.partyId)) {
+      ctx.issues.push({ code: 'custom', message, input: value.partyId, path: ['partyId'] });
+    }
+  }),
+);
+export type Party = z.infer<typeof party>;
+
+// ---- tolerant readers for what comes back ----
+
+/** A documented string that some servers send as a number. */
+export const looseString = z.pipe(
+  z.union([z.string(), z.number()]),
+  z.transform((v) => String(v)),
+);
+
+export const partyOut = z.looseObject({
+  partyIdType: z.optional(z.string()),
+  partyId: z.optional(looseString),
+});
+
+/** Why a transaction failed: `{code, message}`, or a bare code string on some variants. */
+export const reason = z.pipe(
+  z.union([
+    z.string(),
+    z.looseObject({ code: z.optional(z.string()), message: z.optional(z.string()) }),
+  ]),
+  z.transform((v) => (typeof v === 'string' ? { code: v } : { ...v, code: v.code ?? 'UNKNOWN' })),
+);
+export type Reason = z.infer<typeof reason>;
+
+/** What every status lookup result has: PENDING, SUCCESSFUL or FAILED (others pass through). */
+export interface StatusLike {
+  status: string;
+  reason?: Reason | undefined;
+}
