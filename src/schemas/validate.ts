@@ -3,15 +3,20 @@ import type { ValidationIssue } from '../errors';
 
 /** zod issues as `{ path, message }`, with paths dotted and messages in plain words. */
 export function toIssues(error: z.core.$ZodError, basePath = ''): ValidationIssue[] {
-  return error.issues.map((issue) => {
-    const path = [basePath, ...issue.path.map(String)].filter(Boolean).join('.');
-    return { path, message: describe(issue) };
-  });
+  const dotted = (...parts: PropertyKey[]) =>
+    [basePath, ...parts.map(String)].filter(Boolean).join('.');
+  return error.issues.flatMap((issue) =>
+    issue.code === 'unrecognized_keys'
+      ? issue.keys.map((key) => ({
+          path: dotted(...issue.path, key),
+          message: 'is not a known field',
+        }))
+      : [{ path: dotted(...issue.path), message: describe(issue) }],
+  );
 }
 
 function describe(issue: z.core.$ZodIssue): string {
   if (issue.code === 'invalid_type' && issue.input === undefined) return 'is required';
-  if (issue.code === 'unrecognized_keys') return `has unknown field(s): ${issue.keys.join(', ')}`;
   return issue.message;
 }
 

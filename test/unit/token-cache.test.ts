@@ -1,0 +1,122 @@
+import { isAuthenticationError, type StoredToken } from 'momo-partner-sdk';
+import { HttpResponse, http } from 'msw';
+import { describe, expect, it, vi } from 'vitest';
+import { BASE, makeClient, tokenHandler, useFakeService } from '../support/fake-service';
+
+const service = useFakeService();
+const balance = () => HttpResponse.json({ availableBalance: '10.00', currency: 'EUR' });
+const TOKEN = '/disbursement/token/';
+
+describe('access tokens', () => {
+  it('makes one token request for 50 concurrent calls on a cold client', async () => {
+    service.server.use(
+      tokenHandler(),
+      http.get(`${BASE}/disbursement/v1_0/account/balance`, balance),
+    );
+    const momo = makeClient();
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => momo.disbursement.getBalance()),
+    );
+    expect(results).toHaveLength(50);
+    expect(service.count(TOKEN)).toBe(1);
+    const bearer = new Set(
+      service.seen.filter((s) => s.path !== TOKEN).map((s) => s.headers.authorization),
+    );
+    expect(bearer.size).toBe(1);
+  });
+
+  it('keeps the token for its lifetime and refreshes it inside the refresh window', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      service.server.use(
+        tokenHandler('disbursement', 3600),
+        http.get(`${BASE}/disbursement/v1_0/account/balance`, balance),
+      );
+      const momo = makeClient();
+      await momo.disbursement.getBalance();
+      vi.setSystemTime(Date.now() + 3_500_000); // 100 s left: still outside the 60 s window
+      await momo.disbursement.getBalance();
+      expect(service.count(TOKEN)).toBe(1);
+      vi.setSystemTime(Date.now() + 50_000); // 50 s left: refresh
+      await momo.disbursement.getBalance();
+      expect(service.count(TOKEN)).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('sends Basic credentials and no body to the token endpoint', async () => {
+    service.server.use(tokenHandler());
+    const token = await makeClient().disbursement.getAccessToken();
+    const [request] = service.seen;
+    expect(request?.method).toBe('POST');
+    expect(request?.headers.authorization).toMatch(/^Basic [A-Za-z0-9+/=]+$/);
+    expect(request?.headers['ocp-apim-subscription-key']).toBe('sub-key-0123456789abcdef');
+    expect(request?.body).toBe('');
+    expect(token.accessToken).toMatch(/^token-/);
+    expect(token.expiresIn).toBeGreaterThan(3590);
+  });
+
+  it('replays a call refused with 401 once, with a new token', async () => {
+    let calls = 0;
+    service.server.use(
+      tokenHandler(),
+      http.get(`${BASE}/disbursement/v1_0/account/balance`, () =>
+        ++calls === 1 ? HttpResponse.json({ error: 'token expired' }, { status: 401 }) : balance(),
+      ),
+    );
+    const result = await makeClient().disbursement.getBalance();
+    expect(result.availableBalance).toBe('10.00');
+    expect(service.count(TOKEN)).toBe(2);
+    const [first, second] = service.seen.filter((s) => s.path.endsWith('/balance'));
+    expect(first?.headers.authorization).not.toBe(second?.headers.authorization);
+  });
+
+  it('replays only once: a second 401 is an AuthenticationError', async () => {
+    service.server.use(
+      tokenHandler(),
+      http.get(`${BASE}/disbursement/v1_0/account/balance`, () =>
+        HttpResponse.json({ error: 'denied' }, { status: 401 }),
+      ),
+    );
+    const error = await makeClient()
+      .disbursement.getBalance()
+      .catch((e) => e);
+    expect(isAuthenticationError(error)).toBe(true);
+    expect(error.code).toBe('denied');
+    expect(service.count('/disbursement/v1_0/account/balance')).toBe(2);
+  });
+
+  it('raises AuthenticationError for bad API-user credentials without retrying', async () => {
+    service.server.use(
+      http.post(`${BASE}/disbursement/token/`, () =>
+        HttpResponse.json({ error: 'login_failed' }, { status: 401 }),
+      ),
+    );
+    const error = await makeClient()
+      .disbursement.getBalance()
+      .catch((e) => e);
+    expect(isAuthenticationError(error)).toBe(true);
+    expect(error.operation).toBe('disbursement.getAccessToken');
+    expect(service.count(TOKEN)).toBe(1);
+  });
+
+  it('shares tokens through a tokenStore', async () => {
+    const stored = new Map<string, StoredToken>();
+    const tokenStore = {
+      get: (key: string) => stored.get(key),
+      set: (key: string, token: StoredToken) => void stored.set(key, token),
+      delete: (key: string) => void stored.delete(key),
+    };
+    service.server.use(
+      tokenHandler(),
+      http.get(`${BASE}/disbursement/v1_0/account/balance`, balance),
+    );
+    await makeClient({ tokenStore }).disbursement.getBalance();
+    await makeClient({ tokenStore }).disbursement.getBalance(); // a second process
+    expect(service.count(TOKEN)).toBe(1);
+    expect([...stored.keys()]).toEqual([
+      'momo:disbursement:a5d0b0b4-5b3c-4c3e-9f61-1f0c6f0a8e11:sandbox',
+    ]);
+  });
+});
