@@ -34,6 +34,13 @@ export function useFakeService() {
       request
         .clone()
         .text()
+        .then((text) => {
+          entry.body = text;
+        }),
+    );
+      request
+        .clone()
+        .text()
         .then((text) => void (entry.body = text)),
     );
   });
