@@ -38,11 +38,6 @@ export function useFakeService() {
           entry.body = text;
         }),
     );
-      request
-        .clone()
-        .text()
-        .then((text) => void (entry.body = text)),
-    );
   });
   beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
   afterEach(() => {
