@@ -11,6 +11,8 @@ export default defineConfig([
     splitting: false,
     treeshake: true,
     keepNames: true,
+    // ./testing imports the client by the package's own name: one copy of it, one error tree.
+    external: ['momo-partner-sdk'],
   },
   {
     entry: { cli: 'src/cli.ts' },
