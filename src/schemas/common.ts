@@ -14,7 +14,10 @@ export const uuidV4 = z.string().check(z.regex(UUID_V4, { error: 'must be a UUID
 
 /** Amounts are strings (spec 2.2): a positive decimal such as "100" or "12.50". */
 export const amount = z.string().check(
-  z.regex(DECIMAL, { error: 'must be a positive decimal string such as "100" or "12.50"' }),
+  z.regex(DECIMAL, {
+    error: 'must be a positive decimal string such as "100" or "12.50"',
+    abort: true,
+  }),
   z.refine((v) => Number(v) > 0, { error: 'must be greater than zero' }),
 );
 

@@ -1,7 +1,13 @@
-import { HttpResponse, http } from 'msw';
 import { isNotFoundError, isWaitTimeoutError } from 'momo-partner-sdk';
+import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { BASE, makeClient, tokenHandler, transferBody, useFakeService } from '../support/fake-service';
+import {
+  BASE,
+  makeClient,
+  tokenHandler,
+  transferBody,
+  useFakeService,
+} from '../support/fake-service';
 
 const service = useFakeService();
 const DEPOSIT = `${BASE}/disbursement/v1_0/deposit`;
@@ -20,7 +26,12 @@ function depositWithLookups(...answers: Array<() => Response>) {
 }
 const pending = () => HttpResponse.json({ status: 'PENDING', amount: 100 });
 const successful = () =>
-  HttpResponse.json({ status: 'SUCCESSFUL', amount: 100, financialTransactionId: 42, extra: 'kept' });
+  HttpResponse.json({
+    status: 'SUCCESSFUL',
+    amount: 100,
+    financialTransactionId: 42,
+    extra: 'kept',
+  });
 const lookups = () => service.seen.filter((s) => s.method === 'GET');
 
 describe('wait()', () => {
@@ -30,7 +41,12 @@ describe('wait()', () => {
     const result = await makeClient()
       .disbursement.deposit(transferBody)
       .wait({ onStatus: (r) => statuses.push(r.status) });
-    expect(result).toMatchObject({ status: 'SUCCESSFUL', amount: '100', financialTransactionId: '42', extra: 'kept' });
+    expect(result).toMatchObject({
+      status: 'SUCCESSFUL',
+      amount: '100',
+      financialTransactionId: '42',
+      extra: 'kept',
+    });
     expect(statuses).toEqual(['PENDING', 'PENDING']);
   });
 
@@ -59,7 +75,9 @@ describe('wait()', () => {
   it('rejects with the abort reason when the signal fires', async () => {
     depositWithLookups(pending);
     const controller = new AbortController();
-    const waiting = makeClient().disbursement.deposit(transferBody).wait({ signal: controller.signal });
+    const waiting = makeClient()
+      .disbursement.deposit(transferBody)
+      .wait({ signal: controller.signal });
     setTimeout(() => controller.abort(new Error('user left')), 50);
     await expect(waiting).rejects.toThrow('user left');
   });
@@ -76,7 +94,9 @@ describe('wait()', () => {
   });
 
   it('waitFor on an id the service does not know raises NotFoundError', async () => {
-    depositWithLookups(() => HttpResponse.json({ code: 'RESOURCE_NOT_FOUND', message: 'x' }, { status: 404 }));
+    depositWithLookups(() =>
+      HttpResponse.json({ code: 'RESOURCE_NOT_FOUND', message: 'x' }, { status: 404 }),
+    );
     const error = await makeClient()
       .disbursement.waitForDeposit('3f2b2c1e-7d4a-4b8e-9c1d-2e3f4a5b6c7d')
       .catch((e) => e);
