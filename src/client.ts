@@ -1,6 +1,5 @@
-import { AccessToken } from './auth/access-token';
 import { ClientContext, withContext } from './core/context';
-import type { MomoClientOptions, ProductName } from './core/options';
+import type { MomoClientOptions } from './core/options';
 import { Disbursement } from './products/disbursement';
 
 /**
@@ -20,16 +19,6 @@ export class MomoClient {
   get disbursement(): Disbursement {
     this.#disbursement ??= new Disbursement(this.#options);
     return this.#disbursement;
-  }
-
-  /** The API-user access token of a product (cached; `forceRefresh` asks for a new one). */
-  async getAccessToken(
-    product: ProductName,
-    options: { forceRefresh?: boolean } = {},
-  ): Promise<AccessToken> {
-    return new AccessToken(
-      await this.#context.auth.accessToken(product, options.forceRefresh === true),
-    );
   }
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {
