@@ -10,7 +10,6 @@ export default defineConfig([
     sourcemap: false,
     splitting: false,
     treeshake: true,
-    keepNames: true,
     // ./testing imports the client by the package's own name: one copy of it, one error tree.
     external: ['momo-partner-sdk'],
   },

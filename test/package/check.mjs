@@ -27,7 +27,12 @@ try {
     join(scratch, 'esm.mjs'),
     `import { MomoClient, ValidationError, isValidationError } from 'momo-partner-sdk';
      import { createSimulator } from 'momo-partner-sdk/testing';
+     import * as sdk from 'momo-partner-sdk';
      if (typeof MomoClient !== 'function') throw new Error('no MomoClient');
+     // Error names survive bundling: guards and messages rely on them.
+     for (const [name, value] of Object.entries(sdk)) {
+       if (name.endsWith('Error') && value.name !== name) throw new Error(name + ' is called ' + value.name);
+     }
      ${journey}
      console.log('esm ok');`,
   );
