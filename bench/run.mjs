@@ -21,7 +21,9 @@ async function waits(n, useSdk) {
   const momo = sim.client({ polling });
   const ids = [];
   for (let i = 0; i < n; i++) {
-    ids.push((await momo.disbursement.deposit({ amount: '1', currency: 'EUR', payee })).referenceId);
+    ids.push(
+      (await momo.disbursement.deposit({ amount: '1', currency: 'EUR', payee })).referenceId,
+    );
   }
   // Everything settles 1.5 s after the waits start, whatever creating them took.
   setTimeout(() => {
@@ -37,7 +39,9 @@ async function waits(n, useSdk) {
       if (result.status !== 'PENDING') return result;
     }
   };
-  const all = Promise.all(ids.map((id) => (useSdk ? momo.disbursement.waitForDeposit(id) : handLoop(id))));
+  const all = Promise.all(
+    ids.map((id) => (useSdk ? momo.disbursement.waitForDeposit(id) : handLoop(id))),
+  );
   await sleep(1_000); // mid-wait: everything pending, most waits asleep
   const live = timers();
   globalThis.gc?.(); // count what the waits retain, not garbage
@@ -72,11 +76,19 @@ const N = 5_000;
 const base = await waits(N, false);
 const ours = await waits(N, true);
 console.log(`1. ${N} concurrent waits, settled 1.5 s after they start; sampled at 1 s`);
-console.log(`   live timers   hand loop ${base.timers}, SDK ${ours.timers}   ratio ${ratio(ours.timers, base.timers)}`);
-console.log(`   heap growth   hand loop ${base.heapKiB.toFixed(0)} KiB, SDK ${ours.heapKiB.toFixed(0)} KiB   ratio ${ratio(ours.heapKiB, base.heapKiB)}`);
-console.log(`   wall time     hand loop ${base.ms.toFixed(0)} ms, SDK ${ours.ms.toFixed(0)} ms   ratio ${ratio(ours.ms, base.ms)}`);
+console.log(
+  `   live timers   hand loop ${base.timers}, SDK ${ours.timers}   ratio ${ratio(ours.timers, base.timers)}`,
+);
+console.log(
+  `   heap growth   hand loop ${base.heapKiB.toFixed(0)} KiB, SDK ${ours.heapKiB.toFixed(0)} KiB   ratio ${ratio(ours.heapKiB, base.heapKiB)}`,
+);
+console.log(
+  `   wall time     hand loop ${base.ms.toFixed(0)} ms, SDK ${ours.ms.toFixed(0)} ms   ratio ${ratio(ours.ms, base.ms)}`,
+);
 
 const M = 2_000;
 const { raw, sdk } = await lookups(M);
 console.log(`2. ${M} sequential balance lookups, in memory`);
-console.log(`   by hand ${raw.toFixed(0)} ms, SDK ${sdk.toFixed(0)} ms   ratio ${ratio(sdk, raw)} (${(((sdk - raw) / M) * 1000).toFixed(0)} µs per call on top)`);
+console.log(
+  `   by hand ${raw.toFixed(0)} ms, SDK ${sdk.toFixed(0)} ms   ratio ${ratio(sdk, raw)} (${(((sdk - raw) / M) * 1000).toFixed(0)} µs per call on top)`,
+);

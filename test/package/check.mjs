@@ -31,7 +31,7 @@ try {
      if (typeof MomoClient !== 'function') throw new Error('no MomoClient');
      // Error names survive bundling: guards and messages rely on them.
      for (const [name, value] of Object.entries(sdk)) {
-       if (name.endsWith('Error') && value.name !== name) throw new Error(name + ' is called ' + value.name);
+       if (/^[A-Z]w*Error$/.test(name) && value.name !== name) throw new Error(name + ' is called ' + value.name);
      }
      ${journey}
      console.log('esm ok');`,
@@ -48,10 +48,20 @@ try {
   }
 
   // What would be published: only dist/, README, CHANGELOG, package.json.
-  const [pack] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
-  const stray = pack.files.map((f) => f.path).filter((p) => !/^(dist\/|README\.md$|CHANGELOG\.md$|package\.json$|LICENSE$)/.test(p));
+  const [pack] = JSON.parse(
+    execFileSync('npm', ['pack', '--dry-run', '--json'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }),
+  );
+  const stray = pack.files
+    .map((f) => f.path)
+    .filter((p) => !/^(dist\/|README\.md$|CHANGELOG\.md$|package\.json$|LICENSE$)/.test(p));
   if (stray.length > 0) throw new Error(`files that should not ship: ${stray.join(', ')}`);
-  console.log(`package ok: ${pack.files.length} files, ${(pack.size / 1024).toFixed(1)} KiB packed`);
+  console.log(
+    `package ok: ${pack.files.length} files, ${(pack.size / 1024).toFixed(1)} KiB packed`,
+  );
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
