@@ -1,0 +1,163 @@
+import { CallbackSender } from './callbacks';
+import { FaultQueue } from './faults';
+import { authenticate, checkSubscriptionKey, checkTargetEnvironment } from './guards';
+import {
+  type CoreHandler,
+  codeError,
+  DROP,
+  type Drop,
+  faultResponse,
+  json,
+  Rejection,
+} from './http';
+import { Ledger, toPublic } from './ledger';
+import { type ResolvedOptions, resolveOptions } from './options';
+import { type RouteContext, Router } from './router';
+import { disbursementRoutes } from './routes/disbursement';
+import { TokenStore } from './tokens';
+import type { RecordedRequest, SimCredentials, SimulatorOptions, SimulatorState } from './types';
+import { isMsisdn } from './validation';
+
+/** Every route the simulator serves. Collection, Remittance and consent join here. */
+const ROUTES = [...disbursementRoutes];
+
+/**
+ * The framework-free simulator: state plus `handle(Request)`. The msw, fetch and
+ * node:http adapters, and the CLI, are thin layers over it.
+ */
+export interface Engine extends SimulatorState {
+  readonly handle: CoreHandler;
+}
+
+export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
+  const options = resolveOptions(simulatorOptions);
+  const router = new Router(ROUTES);
+  const callbacks = new CallbackSender(options.callbackFetch);
+  const ledger = new Ledger(options.settleMs, options.initialBalance, (tx) => callbacks.send(tx));
+  const tokens = new TokenStore(options.tokenTtlSeconds);
+  const faults = new FaultQueue();
+  let requests: RecordedRequest[] = [];
+  const basePath = new URL(options.baseUrl).pathname.replace(/\/+$/, '');
+
+  async function handle(request: Request): Promise<Response | Drop> {
+    const url = new URL(request.url);
+    const path = stripBasePath(url.pathname, basePath);
+    const method = request.method.toUpperCase();
+    const text = await request.text().catch(() => '');
+    requests.push({
+      method,
+      path: `${path}${url.search}`,
+      headers: Object.fromEntries(request.headers),
+      body: recordedBody(text),
+    });
+    const fault = faults.take(method, path);
+    if (fault?.kind === 'drop-before-processing') return DROP;
+    if (fault?.kind === 'status') return faultResponse(fault.status, fault.body, fault.headers);
+    const response = await respond(request, method, path, text);
+    return fault?.kind === 'drop-after-processing' ? DROP : response;
+  }
+
+  async function respond(
+    request: Request,
+    method: string,
+    path: string,
+    text: string,
+  ): Promise<Response> {
+    const now = Date.now();
+    ledger.settleDue(now);
+    const match = router.match(method, path);
+    if (match.kind === 'not-found') {
+      return codeError(404, 'NOT_FOUND', `No such endpoint: ${method} ${path}`);
+    }
+    if (match.kind === 'method-not-allowed') {
+      return json(
+        405,
+        { code: 'NOT_ALLOWED', message: `Method ${method} is not allowed on ${path}.` },
+        { allow: match.allow.join(', ') },
+      );
+    }
+    const { route, params } = match;
+    try {
+      checkSubscriptionKey(request.headers, options);
+      const token = authenticate(request.headers, route.auth, route.product, options, tokens, now);
+      checkTargetEnvironment(request.headers, route.targetEnvironment, options);
+      const ctx: RouteContext = {
+        request,
+        headers: request.headers,
+        params,
+        product: route.product,
+        text,
+        token,
+        now,
+        options,
+        ledger,
+        tokens,
+      };
+      return await route.handle(ctx);
+    } catch (error) {
+      if (error instanceof Rejection) return error.response;
+      return codeError(500, 'INTERNAL_PROCESSING_ERROR', 'The simulator failed unexpectedly.');
+    }
+  }
+
+  return {
+    handle,
+    credentials: credentialsOf(options),
+    get transactions() {
+      ledger.settleDue(Date.now());
+      return ledger.all().map(toPublic);
+    },
+    transaction(referenceId) {
+      ledger.settleDue(Date.now());
+      const tx = ledger.get(referenceId);
+      return tx ? toPublic(tx) : undefined;
+    },
+    get callbacks() {
+      return callbacks.sent;
+    },
+    get requests() {
+      return [...requests];
+    },
+    settle(referenceId, status, reason) {
+      ledger.settleDue(Date.now());
+      ledger.force(referenceId, status, reason);
+    },
+    grantConsent({ msisdn, scope = 'openid' }) {
+      if (!isMsisdn(msisdn)) throw new TypeError('grantConsent: msisdn must be an E.164 MSISDN');
+      const { token, expiresIn } = tokens.issueConsent(msisdn, scope, Date.now());
+      return { accessToken: token, expiresIn };
+    },
+    inject(fault) {
+      faults.inject(fault);
+    },
+    reset() {
+      ledger.reset();
+      callbacks.reset();
+      faults.reset();
+      requests = [];
+    },
+  };
+}
+
+function credentialsOf(options: ResolvedOptions): SimCredentials {
+  return Object.freeze({
+    subscriptionKey: options.subscriptionKey,
+    apiUser: Object.freeze({ ...options.apiUser }),
+    targetEnvironment: options.targetEnvironment,
+    baseUrl: options.baseUrl,
+  });
+}
+
+function stripBasePath(pathname: string, basePath: string): string {
+  if (basePath === '' || !pathname.startsWith(`${basePath}/`)) return pathname;
+  return pathname.slice(basePath.length);
+}
+
+function recordedBody(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,70 @@
+import { Rejection, reject, unauthorized } from './http';
+import type { ResolvedOptions } from './options';
+import type { AuthMode, TargetEnvironmentRule } from './router';
+import type { TokenRecord, TokenStore } from './tokens';
+import type { Product } from './types';
+
+/** Spec 5.1: every call carries the subscription key. */
+export function checkSubscriptionKey(headers: Headers, options: ResolvedOptions): void {
+  const key = headers.get('ocp-apim-subscription-key');
+  if (key === null || key === '') throw new Rejection(unauthorized('missing_subscription_key'));
+  if (key !== options.subscriptionKey) {
+    throw new Rejection(unauthorized('invalid_subscription_key'));
+  }
+}
+
+/** Spec 4.0: the wallet system is chosen by X-Target-Environment. */
+export function checkTargetEnvironment(
+  headers: Headers,
+  rule: TargetEnvironmentRule,
+  options: ResolvedOptions,
+): void {
+  if (rule === 'ignored') return;
+  const value = headers.get('x-target-environment');
+  if (value === null || value === '') {
+    if (rule === 'optional') return;
+    reject(400, 'NOT_ALLOWED_TARGET_ENVIRONMENT', 'X-Target-Environment header is required.');
+  }
+  if (value !== options.targetEnvironment) {
+    // MTN answers a wrong environment with 500 (spec 4.16, 4.19; MTN's own document).
+    reject(500, 'NOT_ALLOWED_TARGET_ENVIRONMENT', 'Access to target environment is forbidden.');
+  }
+}
+
+/** Basic credentials of the configured API user (spec 4.7, 5.2). */
+export function basicCredentialsValid(authorization: string, options: ResolvedOptions): boolean {
+  const encoded = /^Basic\s+(\S+)$/i.exec(authorization)?.[1];
+  if (encoded === undefined) return false;
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  return decoded === `${options.apiUser.id}:${options.apiUser.key}`;
+}
+
+/**
+ * Checks Authorization for a route. Returns the verified Bearer token, if any; throws a
+ * 401 `{error}` otherwise.
+ */
+export function authenticate(
+  headers: Headers,
+  mode: AuthMode,
+  product: Product,
+  options: ResolvedOptions,
+  tokens: TokenStore,
+  now: number,
+): TokenRecord | undefined {
+  const authorization = headers.get('authorization') ?? '';
+  if (mode === 'basic' || (mode === 'basic-or-bearer' && /^Basic\s/i.test(authorization))) {
+    if (basicCredentialsValid(authorization, options)) return undefined;
+    throw new Rejection(unauthorized('login_failed'));
+  }
+  if (authorization === '' && mode === 'bearer-optional') return undefined;
+  const bearer = /^Bearer\s+(\S+)$/i.exec(authorization)?.[1];
+  if (bearer === undefined) throw new Rejection(unauthorized('missing_token'));
+  const record = tokens.verify(bearer, now);
+  if (record === 'expired') throw new Rejection(unauthorized('token_expired'));
+  const wanted = mode === 'consent' ? 'consent' : 'access';
+  if (record?.kind !== wanted) throw new Rejection(unauthorized('invalid_token'));
+  if (record.kind === 'access' && record.product !== product) {
+    throw new Rejection(unauthorized('invalid_token'));
+  }
+  return record;
+}

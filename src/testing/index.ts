@@ -1,0 +1,75 @@
+/**
+ * `momo-partner-sdk/testing`: a stateful, in-memory fake of the Mobile-Money Partner API,
+ * served three ways: msw handlers, a fetch function, and a real HTTP server on loopback.
+ * See docs/simulator.md.
+ */
+import { MomoClient, type MomoClientOptions } from 'momo-partner-sdk';
+import { createEngine } from './engine';
+import { createFetch } from './fetch';
+import { listen } from './listen';
+import { createHandlers, type HttpHandler } from './msw';
+import type { ListeningServer, ListenOptions, SimulatorOptions, SimulatorState } from './types';
+
+export type {
+  ConsentGrant,
+  Fault,
+  ListeningServer,
+  ListenOptions,
+  Operation,
+  Party,
+  Reason,
+  RecordedRequest,
+  SentCallback,
+  SimCredentials,
+  SimTransaction,
+  SimulatorOptions,
+  SimulatorState,
+  TransactionStatus,
+} from './types';
+
+export interface Simulator extends SimulatorState {
+  /** msw request handlers: one `http.all` on `${baseUrl}/*`. */
+  readonly handlers: HttpHandler[];
+  /** A fetch function served in memory, without network (matches any origin). */
+  readonly fetch: typeof fetch;
+  /** Serves the simulator over node:http, on 127.0.0.1 by default (port 0 = any free port). */
+  listen(options?: ListenOptions): Promise<ListeningServer>;
+  /** A MomoClient wired to `sim.fetch`, with fast polling. */
+  client(overrides?: Partial<MomoClientOptions>): MomoClient;
+}
+
+export function createSimulator(options: SimulatorOptions = {}): Simulator {
+  const engine = createEngine(options);
+  const { baseUrl, targetEnvironment, subscriptionKey, apiUser } = engine.credentials;
+  const simulatorFetch = createFetch(engine.handle, baseUrl);
+  return {
+    handlers: createHandlers(engine.handle, baseUrl),
+    fetch: simulatorFetch,
+    listen: (listenOptions) => listen(engine.handle, listenOptions),
+    client: (overrides = {}) =>
+      new MomoClient({
+        baseUrl,
+        targetEnvironment,
+        subscriptionKey,
+        apiUser: { id: apiUser.id, key: apiUser.key },
+        fetch: simulatorFetch,
+        polling: { initialDelayMs: 20, maxDelayMs: 200, timeoutMs: 30_000 },
+        ...overrides,
+      }),
+    credentials: engine.credentials,
+    get transactions() {
+      return engine.transactions;
+    },
+    transaction: (referenceId) => engine.transaction(referenceId),
+    get callbacks() {
+      return engine.callbacks;
+    },
+    get requests() {
+      return engine.requests;
+    },
+    settle: (referenceId, status, reason) => engine.settle(referenceId, status, reason),
+    grantConsent: (consent) => engine.grantConsent(consent),
+    inject: (fault) => engine.inject(fault),
+    reset: () => engine.reset(),
+  };
+}

@@ -1,0 +1,190 @@
+import { add, compare, type Decimal, formatDecimal, parseDecimal, subtract } from './decimal';
+import { type PlannedOutcome, reason as reasonFor } from './outcomes';
+import type { Operation, Party, Product, Reason, SimTransaction, TransactionStatus } from './types';
+
+/** What a result body shows of the request (MTN's TransferResult fields). */
+export interface TxFields {
+  amount: string;
+  currency: string;
+  externalId?: string;
+  payee?: Party;
+  payerMessage?: string;
+  payeeNote?: string;
+}
+
+/** A stored transaction. Mutated only here (finalize) and by reset(). */
+export interface TxRecord extends TxFields {
+  readonly referenceId: string;
+  readonly operation: Operation;
+  readonly product: Product;
+  readonly body: unknown;
+  readonly callbackUrl: string | undefined;
+  readonly callbackMethod: 'POST' | 'PUT';
+  readonly createdAt: number;
+  readonly settlesAt: number | undefined;
+  readonly financialTransactionId: string;
+  readonly plan: PlannedOutcome;
+  /** Sign of the effect on the product's balance when SUCCESSFUL. */
+  readonly effect: 'debit' | 'credit';
+  /** A business rule checked when the transaction becomes final (e.g. refund rules). */
+  readonly check?: (tx: TxRecord, ledger: Ledger) => Reason | undefined;
+  /** Extra data a route keeps (e.g. referenceIdToRefund). */
+  readonly extra?: Readonly<Record<string, string>>;
+  status: TransactionStatus;
+  reason: Reason | undefined;
+  finalizedAt: number | undefined;
+}
+
+export type NewTx = Omit<
+  TxRecord,
+  'status' | 'reason' | 'finalizedAt' | 'createdAt' | 'settlesAt' | 'financialTransactionId'
+>;
+
+type Timer = ReturnType<typeof setTimeout>;
+
+/** setTimeout holds at most 2^31-1 ms. */
+const MAX_TIMER_MS = 2_147_483_647;
+/** How early a timer may fire against Date.now() and still count as on time. */
+const EARLY_MS = 5;
+
+/** Transactions, balances and settlement timers. */
+export class Ledger {
+  private readonly txs = new Map<string, TxRecord>();
+  private readonly pending = new Set<TxRecord>();
+  private readonly timers = new Map<string, Timer>();
+  private readonly balances = new Map<Product, Decimal>();
+  private sequence = 0;
+
+  constructor(
+    private readonly settleMs: number,
+    private readonly initialBalance: string,
+    private readonly onFinal: (tx: TxRecord) => void,
+  ) {}
+
+  has(referenceId: string): boolean {
+    return this.txs.has(referenceId.toLowerCase());
+  }
+
+  get(referenceId: string): TxRecord | undefined {
+    return this.txs.get(referenceId.toLowerCase());
+  }
+
+  all(): TxRecord[] {
+    return [...this.txs.values()];
+  }
+
+  /** Stores an accepted transaction as PENDING and schedules its settlement. */
+  add(input: NewTx, now: number): TxRecord {
+    this.sequence += 1;
+    const settles = input.plan.kind !== 'never';
+    const tx: TxRecord = {
+      ...input,
+      createdAt: now,
+      settlesAt: settles ? now + this.settleMs : undefined,
+      financialTransactionId: String(100_000_000 + this.sequence),
+      status: 'PENDING',
+      reason: undefined,
+      finalizedAt: undefined,
+    };
+    this.txs.set(tx.referenceId.toLowerCase(), tx);
+    this.pending.add(tx);
+    if (tx.settlesAt !== undefined) this.schedule(tx, tx.settlesAt);
+    return tx;
+  }
+
+  /** Finalizes, in order, every pending transaction whose time has come. */
+  settleDue(now: number): void {
+    const due = [...this.pending]
+      .filter((tx) => tx.settlesAt !== undefined && tx.settlesAt <= now)
+      .sort((a, b) => (a.settlesAt ?? 0) - (b.settlesAt ?? 0));
+    for (const tx of due) this.finalize(tx, now);
+  }
+
+  /** Forces an outcome now (sim.settle). */
+  force(referenceId: string, status: 'SUCCESSFUL' | 'FAILED', reason?: Reason): void {
+    const tx = this.get(referenceId);
+    if (!tx) throw new Error(`settle: no transaction ${referenceId}`);
+    if (tx.status !== 'PENDING') throw new Error(`settle: ${referenceId} is already ${tx.status}`);
+    const forced = status === 'FAILED' ? (reason ?? reasonFor('INTERNAL_PROCESSING_ERROR')) : null;
+    this.finalize(tx, Date.now(), forced);
+  }
+
+  balance(product: Product): Decimal {
+    return this.balances.get(product) ?? parseDecimal(this.initialBalance);
+  }
+
+  formattedBalance(product: Product): string {
+    return formatDecimal(this.balance(product));
+  }
+
+  reset(): void {
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+    this.txs.clear();
+    this.pending.clear();
+    this.balances.clear();
+    this.sequence = 0;
+  }
+
+  /**
+   * `forced`: undefined = decide by the rules; null = SUCCESSFUL; a reason = FAILED.
+   */
+  private finalize(tx: TxRecord, now: number, forced?: Reason | null): void {
+    if (tx.status !== 'PENDING') return;
+    let failure: Reason | undefined;
+    if (forced !== undefined) failure = forced ?? undefined;
+    else if (tx.plan.kind === 'fail') failure = tx.plan.reason;
+    else failure = tx.check?.(tx, this) ?? this.fundsProblem(tx);
+    if (!failure) this.apply(tx);
+    tx.status = failure ? 'FAILED' : 'SUCCESSFUL';
+    tx.reason = failure;
+    tx.finalizedAt = now;
+    this.pending.delete(tx);
+    const timer = this.timers.get(tx.referenceId);
+    if (timer !== undefined) clearTimeout(timer);
+    this.timers.delete(tx.referenceId);
+    this.onFinal(tx);
+  }
+
+  private fundsProblem(tx: TxRecord): Reason | undefined {
+    if (tx.effect !== 'debit') return undefined;
+    const short = compare(this.balance(tx.product), parseDecimal(tx.amount)) < 0;
+    return short ? reasonFor('NOT_ENOUGH_FUNDS') : undefined;
+  }
+
+  private apply(tx: TxRecord): void {
+    const current = this.balance(tx.product);
+    const amount = parseDecimal(tx.amount);
+    const next = tx.effect === 'debit' ? subtract(current, amount) : add(current, amount);
+    this.balances.set(tx.product, next);
+  }
+
+  private schedule(tx: TxRecord, at: number): void {
+    const delay = Math.min(Math.max(at - Date.now(), 0), MAX_TIMER_MS);
+    const timer = setTimeout(() => {
+      this.timers.delete(tx.referenceId);
+      if (tx.status !== 'PENDING') return;
+      // Far away (a delay beyond what setTimeout holds): wait again. Otherwise settle up to
+      // `at`, since timers may fire a millisecond early against Date.now().
+      if (at - Date.now() > EARLY_MS) this.schedule(tx, at);
+      else this.settleDue(Math.max(Date.now(), at));
+    }, delay);
+    if (typeof timer === 'object' && typeof timer.unref === 'function') timer.unref();
+    this.timers.set(tx.referenceId, timer);
+  }
+}
+
+export function toPublic(tx: TxRecord): SimTransaction {
+  return {
+    referenceId: tx.referenceId,
+    operation: tx.operation,
+    status: tx.status,
+    ...(tx.reason ? { reason: { ...tx.reason } } : {}),
+    body: tx.body,
+    ...(tx.callbackUrl !== undefined ? { callbackUrl: tx.callbackUrl } : {}),
+    createdAt: tx.createdAt,
+    ...(tx.settlesAt !== undefined ? { settlesAt: tx.settlesAt } : {}),
+    ...(tx.finalizedAt !== undefined ? { finalizedAt: tx.finalizedAt } : {}),
+    financialTransactionId: tx.financialTransactionId,
+  };
+}

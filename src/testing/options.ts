@@ -1,0 +1,45 @@
+import { isDecimal } from './decimal';
+import type { SimulatorOptions } from './types';
+
+/** A fixed UUID v4, so that a default simulator always has the same API user. */
+export const DEFAULT_API_USER_ID = '3f1c5e2a-8b4d-4c6e-9a7b-1d2e3f405162';
+
+export interface ResolvedOptions {
+  readonly baseUrl: string;
+  readonly subscriptionKey: string;
+  readonly apiUser: { readonly id: string; readonly key: string };
+  readonly targetEnvironment: string;
+  readonly settleMs: number;
+  readonly tokenTtlSeconds: number;
+  readonly currency: string;
+  readonly initialBalance: string;
+  readonly callbackFetch: typeof fetch | undefined;
+}
+
+export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions {
+  const resolved: ResolvedOptions = {
+    baseUrl: (options.baseUrl ?? 'https://sandbox.momo.test').replace(/\/+$/, ''),
+    subscriptionKey: options.subscriptionKey ?? 'sim-subscription-key',
+    apiUser: { id: DEFAULT_API_USER_ID, key: 'sim-api-key', ...options.apiUser },
+    targetEnvironment: options.targetEnvironment ?? 'sandbox',
+    settleMs: options.settleMs ?? 100,
+    tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
+    currency: options.currency ?? 'EUR',
+    initialBalance: options.initialBalance ?? '1000000.00',
+    callbackFetch: options.callbackFetch,
+  };
+  check(URL.canParse(resolved.baseUrl), 'baseUrl must be an absolute URL');
+  check(nonNegative(resolved.settleMs), 'settleMs must be a finite number >= 0');
+  check(nonNegative(resolved.tokenTtlSeconds), 'tokenTtlSeconds must be a finite number >= 0');
+  check(/^[A-Z]{3}$/.test(resolved.currency), 'currency must be three capitals');
+  check(isDecimal(resolved.initialBalance), 'initialBalance must be a decimal string');
+  return resolved;
+}
+
+function nonNegative(value: number): boolean {
+  return Number.isFinite(value) && value >= 0;
+}
+
+function check(condition: boolean, message: string): void {
+  if (!condition) throw new TypeError(`createSimulator: ${message}`);
+}

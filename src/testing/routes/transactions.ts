@@ -1,0 +1,108 @@
+import { badRequest, codeError, empty, json, reject } from '../http';
+import type { Ledger, TxFields, TxRecord } from '../ledger';
+import { planOutcome } from '../outcomes';
+import { resultBody } from '../results';
+import type { RouteContext, RouteHandler } from '../router';
+import type { Operation, Reason } from '../types';
+import { isAnyUuid, isUuidV4 } from '../validation';
+
+/** What a creating route reads from the request. */
+export interface ParsedCreate extends TxFields {
+  readonly extra?: Readonly<Record<string, string>>;
+}
+
+export interface CreateSpec {
+  readonly operation: Operation;
+  /** Callback method (spec 6.2). */
+  readonly callbackMethod: 'POST' | 'PUT';
+  readonly effect: 'debit' | 'credit';
+  /** Validates the body (throwing a Rejection) and returns the stored fields. */
+  readonly parse: (body: unknown, ctx: RouteContext) => ParsedCreate;
+  /** Whether the payee's magic party id decides the outcome (default true). */
+  readonly outcomeByPayee?: boolean;
+  /** Checked when the transaction becomes final; a reason makes it FAILED. */
+  readonly check?: (tx: TxRecord, ledger: Ledger) => Reason | undefined;
+}
+
+/** Parses the JSON body; 400 when it is not JSON. */
+export function jsonBody(ctx: RouteContext): unknown {
+  if (ctx.text.trim() === '') return badRequest('A JSON body is required.');
+  try {
+    return JSON.parse(ctx.text);
+  } catch {
+    return badRequest('The body is not valid JSON.');
+  }
+}
+
+function referenceIdHeader(ctx: RouteContext): string {
+  const value = ctx.headers.get('x-reference-id');
+  if (value === null || value === '') return badRequest('X-Reference-Id header is required.');
+  if (!isUuidV4(value)) return badRequest('X-Reference-Id must be a UUID version 4.');
+  return value;
+}
+
+function callbackUrlHeader(ctx: RouteContext): string | undefined {
+  const value = ctx.headers.get('x-callback-url');
+  if (value === null || value === '') return undefined;
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+    return reject(400, 'INVALID_CALLBACK_URL_HOST', 'X-Callback-Url must be an http(s) URL.');
+  }
+  return value;
+}
+
+/**
+ * A creating call (202): headers, then body, then the duplicate check; nothing is
+ * stored unless all pass.
+ */
+export function createTransaction(spec: CreateSpec): RouteHandler {
+  return (ctx) => {
+    const referenceId = referenceIdHeader(ctx);
+    const callbackUrl = callbackUrlHeader(ctx);
+    const body = jsonBody(ctx);
+    const { extra, ...fields } = spec.parse(body, ctx);
+    if (ctx.ledger.has(referenceId)) {
+      return codeError(
+        409,
+        'RESOURCE_ALREADY_EXIST',
+        'Duplicated reference id. Creation of resource failed.',
+      );
+    }
+    ctx.ledger.add(
+      {
+        ...fields,
+        referenceId,
+        operation: spec.operation,
+        product: ctx.product,
+        body,
+        callbackUrl,
+        callbackMethod: spec.callbackMethod,
+        plan: spec.outcomeByPayee === false ? { kind: 'normal' } : planOutcome(fields.payee),
+        effect: spec.effect,
+        ...(spec.check ? { check: spec.check } : {}),
+        ...(extra ? { extra } : {}),
+      },
+      ctx.now,
+    );
+    return empty(202);
+  };
+}
+
+/**
+ * A status lookup: 200 with the result (also when FAILED), 404 RESOURCE_NOT_FOUND for an
+ * unknown id or one of another operation, 400 for an id that is not a UUID.
+ */
+export function lookupTransaction(
+  operations: readonly Operation[],
+  options: { withReferenceId?: boolean } = {},
+): RouteHandler {
+  return (ctx) => {
+    const referenceId = ctx.params.referenceId ?? '';
+    if (!isAnyUuid(referenceId)) return badRequest('The reference id must be a UUID.');
+    const tx = ctx.ledger.get(referenceId);
+    if (!tx || !operations.includes(tx.operation)) {
+      return codeError(404, 'RESOURCE_NOT_FOUND', 'Requested resource was not found.');
+    }
+    return json(200, resultBody(tx, options.withReferenceId ?? false));
+  };
+}

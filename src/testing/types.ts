@@ -1,0 +1,139 @@
+/** Public types of the simulator (`momo-partner-sdk/testing`). */
+
+export type Product = 'disbursement' | 'collection' | 'remittance';
+
+/** Every kind of transaction the simulator stores. Collection and Remittance come later. */
+export type Operation =
+  | 'disbursement.transfer'
+  | 'disbursement.deposit'
+  | 'disbursement.refund'
+  | 'disbursement.transferWithConsent'
+  | 'disbursement.merchantPaymentWithConsent';
+
+export type TransactionStatus = 'PENDING' | 'SUCCESSFUL' | 'FAILED';
+
+export interface Reason {
+  code: string;
+  message: string;
+}
+
+export interface Party {
+  partyIdType: 'MSISDN' | 'EMAIL' | 'PARTY_CODE';
+  partyId: string;
+}
+
+export interface SimulatorOptions {
+  /** What `.handlers` match and `.client()` uses. Default `https://sandbox.momo.test`. */
+  baseUrl?: string;
+  /** Expected `Ocp-Apim-Subscription-Key`. Default `sim-subscription-key`. */
+  subscriptionKey?: string;
+  /** The one API user the token endpoints accept. Default a fixed UUID v4 + `sim-api-key`. */
+  apiUser?: { id: string; key: string };
+  /** Expected `X-Target-Environment`. Default `sandbox`. */
+  targetEnvironment?: string;
+  /** Time from acceptance to the final status. Default 100. */
+  settleMs?: number;
+  /** Validity of access and consent tokens. Default 3600. */
+  tokenTtlSeconds?: number;
+  /** The only currency accepted. Default `EUR`. */
+  currency?: string;
+  /** Opening balance of each product's account. Default `1000000.00`. */
+  initialBalance?: string;
+  /** Sends the callbacks; default `globalThis.fetch`, looked up at send time. */
+  callbackFetch?: typeof fetch;
+}
+
+export interface SimCredentials {
+  readonly subscriptionKey: string;
+  readonly apiUser: { readonly id: string; readonly key: string };
+  readonly targetEnvironment: string;
+  readonly baseUrl: string;
+}
+
+export interface SimTransaction {
+  readonly referenceId: string;
+  readonly operation: Operation;
+  readonly status: TransactionStatus;
+  readonly reason?: Reason;
+  /** The request body as received (parsed JSON). */
+  readonly body: unknown;
+  readonly callbackUrl?: string;
+  /** `Date.now()` at acceptance. */
+  readonly createdAt: number;
+  /** When it becomes final by itself; absent when it stays PENDING until `settle()`. */
+  readonly settlesAt?: number;
+  /** `Date.now()` when it became final. */
+  readonly finalizedAt?: number;
+  /** Assigned at acceptance; shown in results only once SUCCESSFUL. */
+  readonly financialTransactionId: string;
+}
+
+export interface SentCallback {
+  readonly url: string;
+  readonly method: 'POST' | 'PUT';
+  readonly body: unknown;
+  /** HTTP status of the receiver's answer, once it has answered. */
+  readonly status?: number;
+  /** Why delivery failed (network error), if it did. */
+  readonly error?: string;
+}
+
+export interface RecordedRequest {
+  readonly method: string;
+  /** Path and query string, as received. */
+  readonly path: string;
+  /** Header names in lower case. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Parsed JSON, else the raw text; undefined when the body was empty. */
+  readonly body: unknown;
+}
+
+export type Fault = {
+  /** `'POST /disbursement/v1_0/deposit'` (method + path prefix) or a path prefix; default any. */
+  match?: string;
+  /** How many matching requests it hits. Default 1. */
+  times?: number;
+} & (
+  | { kind: 'drop-after-processing' }
+  | { kind: 'drop-before-processing' }
+  | { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string> }
+);
+
+export interface ListenOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** Default `127.0.0.1`. */
+  host?: string;
+}
+
+export interface ListeningServer {
+  readonly url: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+export interface ConsentGrant {
+  accessToken: string;
+  expiresIn: number;
+}
+
+/** The simulator's state and controls, shared by `createSimulator()` and the CLI's core. */
+export interface SimulatorState {
+  /** What a client needs: subscription key, API user, target environment, base URL. */
+  readonly credentials: SimCredentials;
+  /** Snapshot of every stored transaction, in acceptance order (due ones settled first). */
+  readonly transactions: readonly SimTransaction[];
+  transaction(referenceId: string): SimTransaction | undefined;
+  /** Every callback sent, in order; `status` / `error` fill in when delivery ends. */
+  readonly callbacks: readonly SentCallback[];
+  /** Every request received, in order, faulted ones included. */
+  readonly requests: readonly RecordedRequest[];
+  /** Forces the outcome of a PENDING transaction now (and sends its callback). */
+  settle(referenceId: string, status: 'SUCCESSFUL' | 'FAILED', reason?: Reason): void;
+  /** A consent token that the oauth2 endpoints accept, for this account holder. */
+  grantConsent(options: { msisdn: string; scope?: string }): ConsentGrant;
+  /** Arms a one-shot fault; faults are consumed in order by the requests they match. */
+  inject(fault: Fault): void;
+  /** Forgets transactions, callbacks, requests and faults; restores the balances. */
+  reset(): void;
+}

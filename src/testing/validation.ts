@@ -1,0 +1,100 @@
+import { validate as isUuid, version as uuidVersion } from 'uuid';
+import { isAmount } from './decimal';
+import { badRequest, reject } from './http';
+import type { Party } from './types';
+
+/** ITU-T E.164: up to 15 digits, no leading zero; a leading `+` is tolerated. */
+const MSISDN = /^\+?[1-9]\d{4,14}$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** Characters MTN documents as rejected in bodies (apostrophe), plus markup and controls. */
+const TEXT_FORBIDDEN = /['&<>\p{Cc}]/u;
+/** MTN rejects payerMessage / payeeNote longer than this. */
+const TEXT_MAX = 160;
+
+export function isMsisdn(value: unknown): value is string {
+  return typeof value === 'string' && MSISDN.test(value);
+}
+
+export function isUuidV4(value: unknown): value is string {
+  return typeof value === 'string' && isUuid(value) && uuidVersion(value) === 4;
+}
+
+export function isAnyUuid(value: unknown): value is string {
+  return typeof value === 'string' && isUuid(value);
+}
+
+/** The body must be a JSON object. */
+export function objectBody(body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return badRequest('The body must be a JSON object.');
+  }
+  return body as Record<string, unknown>;
+}
+
+export function amountField(body: Record<string, unknown>): string {
+  const value = body.amount;
+  if (value === undefined) return badRequest('amount is required.');
+  if (!isAmount(value)) {
+    return badRequest('amount must be a positive decimal string such as "100" or "12.50".');
+  }
+  return value;
+}
+
+/**
+ * Malformed currency: 400. A well-formed code other than the account's currency: 500
+ * INVALID_CURRENCY, as MTN's own document shows ("Currency not supported.").
+ */
+export function currencyField(body: Record<string, unknown>, accepted: string): string {
+  const value = body.currency;
+  if (value === undefined) return badRequest('currency is required.');
+  if (typeof value !== 'string' || !/^[A-Z]{3}$/.test(value)) {
+    return badRequest('currency must be an ISO 4217 code of three capitals.');
+  }
+  if (value !== accepted) return reject(500, 'INVALID_CURRENCY', 'Currency not supported.');
+  return value;
+}
+
+export function partyField(body: Record<string, unknown>, field: 'payee' | 'payer'): Party {
+  const value = body[field];
+  if (value === undefined) return badRequest(`${field} is required.`);
+  if (typeof value !== 'object' || value === null) {
+    return badRequest(`${field} must be an object {partyIdType, partyId}.`);
+  }
+  const { partyIdType, partyId } = value as Record<string, unknown>;
+  if (partyIdType !== 'MSISDN' && partyIdType !== 'EMAIL' && partyIdType !== 'PARTY_CODE') {
+    return badRequest(`${field}.partyIdType must be MSISDN, EMAIL or PARTY_CODE.`);
+  }
+  if (typeof partyId !== 'string') return badRequest(`${field}.partyId must be a string.`);
+  const valid =
+    partyIdType === 'MSISDN'
+      ? isMsisdn(partyId)
+      : partyIdType === 'EMAIL'
+        ? EMAIL.test(partyId)
+        : isAnyUuid(partyId);
+  if (!valid) return badRequest(`${field}.partyId is not a valid ${partyIdType}.`);
+  return { partyIdType, partyId };
+}
+
+/** Optional free text (externalId, payerMessage, payeeNote). */
+export function textField(
+  body: Record<string, unknown>,
+  field: 'externalId' | 'payerMessage' | 'payeeNote',
+): string | undefined {
+  const value = body[field];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') return badRequest(`${field} must be a string.`);
+  if (field !== 'externalId' && value.length > TEXT_MAX) {
+    return badRequest(`${field} must be at most ${TEXT_MAX} characters.`);
+  }
+  if (TEXT_FORBIDDEN.test(value)) {
+    return badRequest(`${field} must not contain ', &, <, > or control characters.`);
+  }
+  return value;
+}
+
+export function uuidField(body: Record<string, unknown>, field: string): string {
+  const value = body[field];
+  if (value === undefined) return badRequest(`${field} is required.`);
+  if (!isAnyUuid(value)) return badRequest(`${field} must be a UUID.`);
+  return value;
+}

@@ -1,0 +1,70 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const children: ChildProcess[] = [];
+
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
+function run(args: string[]) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  return { child, exited, out: () => stdout, err: () => stderr };
+}
+
+async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe('momo-partner-sdk simulator (CLI)', () => {
+  it('serves the simulator, prints URL and credentials, and stops on SIGTERM', async () => {
+    const cli = run(['simulator', '--port', '0', '--settle-ms', '5']);
+    await until(() => /listening on (http:\/\/\S+)/.test(cli.out()));
+    const url = /listening on (http:\/\/\S+)/.exec(cli.out())?.[1] ?? '';
+    expect(cli.out()).toContain('sim-subscription-key');
+    expect(cli.out()).toMatch(/apiUser\.id\s+[0-9a-f-]{36}/);
+    const response = await fetch(`${url}/disbursement/v1_0/account/balance`, {
+      headers: {
+        'Ocp-Apim-Subscription-Key': 'sim-subscription-key',
+        'X-Target-Environment': 'sandbox',
+      },
+    });
+    expect(await response.json()).toEqual({ availableBalance: '1000000.00', currency: 'EUR' });
+    cli.child.kill('SIGTERM');
+    expect(await cli.exited).toEqual([0, null]);
+  });
+
+  it('prints usage for --help', async () => {
+    const cli = run(['--help']);
+    expect((await cli.exited)[0]).toBe(0);
+    expect(cli.out()).toContain('Usage: momo-partner-sdk simulator');
+  });
+
+  it('exits 2 with usage on a bad command or option', async () => {
+    for (const args of [['serve'], ['simulator', '--port', 'abc'], ['simulator', '--nope']]) {
+      const cli = run(args);
+      expect((await cli.exited)[0]).toBe(2);
+      expect(cli.err()).toContain('Usage:');
+    }
+  });
+});

@@ -1,0 +1,56 @@
+import { HttpResponse, http } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { deposit, rawClient, simulator } from './helpers';
+
+const sim = simulator({ settleMs: 0 });
+const received: { method: string; body: unknown }[] = [];
+const server = setupServer(
+  ...sim.handlers,
+  http.all('https://partner.example/momo/*', async ({ request }) => {
+    received.push({ method: request.method, body: await request.json() });
+    return new HttpResponse(null, { status: 200 });
+  }),
+);
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => {
+  sim.reset();
+  received.length = 0;
+});
+afterAll(() => server.close());
+
+describe('simulator: msw handlers', () => {
+  it('serves the base URL to the global fetch', async () => {
+    const client = rawClient(sim, fetch);
+    const { referenceId, response } = await client.create('/disbursement/v1_0/deposit', deposit(), {
+      callbackUrl: 'https://partner.example/momo/cb',
+    });
+    expect(response.status).toBe(202);
+    const lookup = await client.get(`/disbursement/v1_0/deposit/${referenceId}`);
+    expect(await lookup.json()).toMatchObject({ status: 'SUCCESSFUL' });
+    // The callback goes through the global fetch, which msw intercepts too.
+    await vi.waitFor(() =>
+      expect(received).toEqual([
+        { method: 'POST', body: expect.objectContaining({ status: 'SUCCESSFUL' }) },
+      ]),
+    );
+    expect(sim.callbacks[0]?.status).toBe(200);
+  });
+
+  it('turns a dropped connection into a network error', async () => {
+    const client = rawClient(sim, fetch);
+    const token = await client.token();
+    sim.inject({ kind: 'drop-after-processing', match: 'POST /disbursement/v1_0/transfer' });
+    await expect(
+      client.create('/disbursement/v1_0/transfer', deposit(), { token }),
+    ).rejects.toThrow(TypeError);
+    expect(sim.transactions).toHaveLength(1);
+  });
+
+  it('answers a status fault', async () => {
+    sim.inject({ kind: 'status', status: 503 });
+    const response = await rawClient(sim, fetch).send('GET', '/disbursement/v1_0/account/balance');
+    expect(response.status).toBe(503);
+  });
+});
