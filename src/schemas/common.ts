@@ -7,8 +7,11 @@ const ANY_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$
 const MSISDN = /^\+?[1-9]\d{4,14}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DECIMAL = /^(?:0|[1-9]\d*)(?:\.\d+)?$/;
-/** Characters the service rejects in history texts (it answers 400 or fails later). */
-const NOTE_FORBIDDEN = /[&<>\p{Cc}]/u;
+/** Characters MTN documents as rejected in request bodies (apostrophe), plus markup and controls. */
+const TEXT_FORBIDDEN = /['&<>\p{Cc}]/u;
+const plain = z.refine<string>((v) => !TEXT_FORBIDDEN.test(v), {
+  error: "must not contain ', &, <, > or control characters",
+});
 
 export const uuidV4 = z.string().check(z.regex(UUID_V4, { error: 'must be a UUID version 4' }));
 
@@ -29,11 +32,13 @@ export const msisdn = z
   .string()
   .check(z.regex(MSISDN, { error: 'must be an MSISDN in E.164 form, digits only' }));
 
-export const note = z.string().check(
-  z.refine((v) => !NOTE_FORBIDDEN.test(v), {
-    error: 'must not contain &, <, > or control characters',
-  }),
-);
+/** externalId: free text, but the service rejects some characters in it. */
+export const externalId = z.string().check(plain);
+
+/** payerMessage / payeeNote: history texts, at most 160 characters (MTN answers 400 beyond). */
+export const note = z
+  .string()
+  .check(z.maxLength(160, { error: 'must be at most 160 characters' }), plain);
 
 export const partyIdType = z.enum(['MSISDN', 'EMAIL', 'PARTY_CODE']);
 

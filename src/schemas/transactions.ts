@@ -1,5 +1,15 @@
 import * as z from 'zod/mini';
-import { amount, currency, looseString, note, party, partyOut, reason, uuidV4 } from './common';
+import {
+  amount,
+  currency,
+  externalId,
+  looseString,
+  note,
+  party,
+  partyOut,
+  reason,
+  uuidV4,
+} from './common';
 
 // ---- request bodies (spec 2.2): strict, validated before sending ----
 
@@ -7,7 +17,7 @@ import { amount, currency, looseString, note, party, partyOut, reason, uuidV4 } 
 export const transferBody = z.strictObject({
   amount,
   currency,
-  externalId: z.optional(z.string()),
+  externalId: z.optional(externalId),
   payee: party,
   payerMessage: z.optional(note),
   payeeNote: z.optional(note),
@@ -17,7 +27,7 @@ export type TransferBody = z.infer<typeof transferBody>;
 export const refundBody = z.strictObject({
   amount,
   currency,
-  externalId: z.optional(z.string()),
+  externalId: z.optional(externalId),
   payerMessage: z.optional(note),
   payeeNote: z.optional(note),
   referenceIdToRefund: uuidV4,

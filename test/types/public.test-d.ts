@@ -1,6 +1,6 @@
 import {
-  type AccessToken,
   type Accepted,
+  type AccessToken,
   type ApiError,
   type Balance,
   ConsentToken,
@@ -57,6 +57,7 @@ describe('public surface', () => {
   it('guards narrow unknown errors', () => {
     const error: unknown = new Error();
     if (isApiError(error)) expectTypeOf(error).toEqualTypeOf<ApiError>();
-    if (isRateLimitError(error)) expectTypeOf(error.retryAfterMs).toEqualTypeOf<number | undefined>();
+    if (isRateLimitError(error))
+      expectTypeOf(error.retryAfterMs).toEqualTypeOf<number | undefined>();
   });
 });

@@ -60,6 +60,9 @@ const badTransfers: Array<[string, Record<string, unknown>, string]> = [
     'payee.partyId',
   ],
   ['forbidden note character', { ...transferBody, payerMessage: 'Fish & chips' }, 'payerMessage'],
+  ['apostrophe in a note', { ...transferBody, payeeNote: "Don't" }, 'payeeNote'],
+  ['note over 160 characters', { ...transferBody, payeeNote: 'x'.repeat(161) }, 'payeeNote'],
+  ['markup in externalId', { ...transferBody, externalId: '<b>' }, 'externalId'],
   ['unknown field', { ...transferBody, payeeNotes: 'typo' }, 'payeeNotes'],
 ];
 
