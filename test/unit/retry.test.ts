@@ -30,6 +30,17 @@ function depositAnswers(...answers: Array<() => Response>) {
   );
 }
 
+/** Answers the deposit endpoint with 202 after `ms`. */
+function slowDeposit(ms: number) {
+  service.server.use(
+    tokenHandler(),
+    http.post(`${BASE}${DEPOSIT}`, async () => {
+      await new Promise((r) => setTimeout(r, ms));
+      return new Response(null, { status: 202 });
+    }),
+  );
+}
+
 afterEach(() => {
   vi.useRealTimers();
 });
@@ -113,13 +124,7 @@ describe('retry policy', () => {
   });
 
   it('times out each attempt and reports a TimeoutError', async () => {
-    service.server.use(
-      tokenHandler(),
-      http.post(`${BASE}${DEPOSIT}`, async () => {
-        await new Promise((r) => setTimeout(r, 500));
-        return new Response(null, { status: 202 });
-      }),
-    );
+    slowDeposit(500);
     const error = await makeClient({ timeoutMs: 30, maxRetries: 1 })
       .disbursement.deposit(transferBody)
       .catch((e) => e);
@@ -129,13 +134,7 @@ describe('retry policy', () => {
   });
 
   it('stops at once when the caller aborts, with the abort reason', async () => {
-    service.server.use(
-      tokenHandler(),
-      http.post(`${BASE}${DEPOSIT}`, async () => {
-        await new Promise((r) => setTimeout(r, 500));
-        return new Response(null, { status: 202 });
-      }),
-    );
+    slowDeposit(500);
     const controller = new AbortController();
     const pending = makeClient().disbursement.deposit(transferBody, { signal: controller.signal });
     setTimeout(() => controller.abort(new Error('shutting down')), 20);
