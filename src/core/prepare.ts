@@ -11,7 +11,6 @@ export interface PreparedRequest {
   url: string;
   path: string;
   body: string | undefined;
-  contentType: string;
   callbackUrl(referenceId: string | undefined): string | undefined;
 }
 
@@ -44,7 +43,6 @@ export function prepare(op: Operation<unknown, unknown>, input: CallInput, confi
     url: config.baseUrl + path,
     path,
     body,
-    contentType: 'application/json',
     callbackUrl: (referenceId) =>
       template === undefined ? undefined : fillCallbackUrl(template, referenceId ?? ''),
   } satisfies PreparedRequest;

@@ -41,10 +41,6 @@ export class SecretScrubber {
     if (value.length >= 6) this.#values.add(value);
   }
 
-  remove(value: string): void {
-    this.#values.delete(value);
-  }
-
   scrub(text: string): string {
     let out = text;
     for (const value of this.#values) {

@@ -81,7 +81,7 @@ export class Transport {
     if (op.routing !== 'none') headers['X-Target-Environment'] = config.targetEnvironment;
     if (referenceId) headers['X-Reference-Id'] = referenceId;
     if (callbackUrl) headers['X-Callback-Url'] = callbackUrl;
-    if (request.body !== undefined) headers['Content-Type'] = request.contentType;
+    if (request.body !== undefined) headers['Content-Type'] = 'application/json';
 
     const context = { operation: op.name, referenceId };
     const signal = options.signal;

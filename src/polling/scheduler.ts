@@ -15,11 +15,6 @@ export class Scheduler {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #timerAt = Number.POSITIVE_INFINITY;
 
-  /** Number of sleeps not yet due (for tests and diagnostics). */
-  get pending(): number {
-    return this.#heap.filter((e) => !e.done).length;
-  }
-
   /**
    * Resolves after `ms`, or at once when `wake()` is called, and rejects with the
    * signal's reason on abort.
