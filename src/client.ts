@@ -1,6 +1,10 @@
+import { Callbacks } from './callbacks/callbacks';
 import { ClientContext, withContext } from './core/context';
 import type { MomoClientOptions } from './core/options';
+import { Collection } from './products/collection';
+import { Consent } from './products/consent';
 import { Disbursement } from './products/disbursement';
+import { Remittance } from './products/remittance';
 
 /**
  * The client: options checked once, one transport, one token cache and one poller
@@ -10,6 +14,10 @@ export class MomoClient {
   readonly #context: ClientContext;
   readonly #options: MomoClientOptions;
   #disbursement: Disbursement | undefined;
+  #collection: Collection | undefined;
+  #remittance: Remittance | undefined;
+  #consent: Consent | undefined;
+  #callbacks: Callbacks | undefined;
 
   constructor(options: MomoClientOptions) {
     this.#context = new ClientContext(options);
@@ -19,6 +27,28 @@ export class MomoClient {
   get disbursement(): Disbursement {
     this.#disbursement ??= new Disbursement(this.#options);
     return this.#disbursement;
+  }
+
+  get collection(): Collection {
+    this.#collection ??= new Collection(this.#options);
+    return this.#collection;
+  }
+
+  get remittance(): Remittance {
+    this.#remittance ??= new Remittance(this.#options);
+    return this.#remittance;
+  }
+
+  /** The consent (CIBA) flow: `authorize()`, then `ConsentRequest.wait()`. */
+  get consent(): Consent {
+    this.#consent ??= new Consent(this.#options);
+    return this.#consent;
+  }
+
+  /** The outcome-callback receiver: `momo.callbacks.handler({ onEvent })`. */
+  get callbacks(): Callbacks {
+    this.#callbacks ??= new Callbacks(this.#options);
+    return this.#callbacks;
   }
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {

@@ -16,6 +16,8 @@ export interface Credentials {
 export interface Config {
   baseUrl: string;
   targetEnvironment: string;
+  /** X-Account-Holding-Institution-Identifier (standard-style endpoints). */
+  institution: string;
   callbackUrl: string | undefined;
   timeoutMs: number;
   retry: RetryPolicy;
@@ -39,6 +41,12 @@ export function resolveConfig(options: MomoClientOptions): Config {
   const baseUrlProblem = checkServiceUrl(options.baseUrl);
   need(!baseUrlProblem, 'baseUrl', baseUrlProblem ?? '');
   need(nonEmpty(options.targetEnvironment), 'targetEnvironment', 'is required');
+  need(
+    options.accountHoldingInstitutionIdentifier === undefined ||
+      nonEmpty(options.accountHoldingInstitutionIdentifier),
+    'accountHoldingInstitutionIdentifier',
+    'must be a non-empty string',
+  );
   if (options.callbackUrl !== undefined) {
     const problem = checkCallbackUrl(options.callbackUrl);
     need(!problem, 'callbackUrl', problem ?? '');
@@ -62,6 +70,7 @@ export function resolveConfig(options: MomoClientOptions): Config {
   return {
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     targetEnvironment: options.targetEnvironment,
+    institution: options.accountHoldingInstitutionIdentifier ?? options.targetEnvironment,
     callbackUrl: options.callbackUrl,
     timeoutMs: options.timeoutMs ?? 30_000,
     retry: {

@@ -1,15 +1,18 @@
 import { ApiUserAuthorizer } from '../auth/authorizer';
+import { OperationRegistry } from '../callbacks/registry';
 import { Poller } from '../polling/poller';
 import { type Config, resolveConfig } from './config';
 import type { MomoClientOptions } from './options';
 import { Transport } from './transport';
 
-/** What the products of one client share: options, transport, token cache, poller. */
+/** What the products of one client share: options, transport, token cache, poller, registry. */
 export class ClientContext {
   readonly config: Config;
   readonly auth: ApiUserAuthorizer;
   readonly transport: Transport;
   readonly poller: Poller;
+  /** Operations created or awaited here, for the callback handler to confirm. */
+  readonly operations = new OperationRegistry();
 
   constructor(options: MomoClientOptions) {
     this.config = resolveConfig(options);

@@ -1,6 +1,12 @@
 import type * as z from 'zod/mini';
 import type { ProductName } from './options';
 
+/** What an error answer tells a retry: the fields read by the error factory. */
+export interface AnswerFields {
+  status: number;
+  code: string | undefined;
+}
+
 /**
  * One endpoint, described the way the specification lists it. Product methods hand a
  * descriptor and their arguments to the transport; no method builds HTTP itself.
@@ -15,22 +21,40 @@ export interface Operation<TBody = unknown, TResult = unknown> {
   product: ProductName;
   /** `bearer`: API-user access token; `basic`: API user id and key; `consent`: the caller's consent token. */
   auth: 'bearer' | 'basic' | 'consent';
-  /** Creating call: sends X-Reference-Id, retried under the same id. */
-  creates?: boolean;
+  /**
+   * Creating call: sends a client-generated id (X-Reference-Id, or X-CorrelationID on the
+   * standard-style interface) and is retried under that same id.
+   */
+  creates?: boolean | 'correlation';
   /** Sends X-Callback-Url when one is configured. */
   callback?: boolean;
-  /** Routing header; X-Target-Environment unless stated. */
-  routing?: 'environment' | 'none';
+  /**
+   * Routing header: X-Target-Environment (default), the standard-style
+   * X-Account-Holding-Institution-Identifier, or none.
+   */
+  routing?: 'environment' | 'institution' | 'none';
   /** Request body schema (validated before sending). */
   body?: z.ZodMiniType<TBody>;
+  /** `form`: application/x-www-form-urlencoded (spec 4.9, 4.21); JSON otherwise. */
+  encoding?: 'json' | 'form';
   /** Validators of path parameters, by placeholder name. */
   params?: Record<string, z.ZodMiniType<string>>;
   /** Response body schema (parsed tolerantly); absent when the body is ignored. */
   result?: z.ZodMiniType<TResult>;
+  /**
+   * An error answer that, on a retry, proves an earlier attempt landed (and that is
+   * never worth retrying). Creating calls default to 409 RESOURCE_ALREADY_EXIST.
+   */
+  landed?: (answer: AnswerFields) => boolean;
 }
 
 export function defineOperation<TBody = never, TResult = undefined>(
   op: Operation<TBody, TResult>,
 ): Operation<TBody, TResult> {
   return op;
+}
+
+/** Spec 4.0/7.3: a duplicate X-Reference-Id is 409 RESOURCE_ALREADY_EXIST. */
+export function duplicateReferenceId({ status, code }: AnswerFields): boolean {
+  return status === 409 && (code === undefined || code === 'RESOURCE_ALREADY_EXIST');
 }

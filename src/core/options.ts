@@ -37,6 +37,8 @@ export interface MomoClientOptions {
   baseUrl: string;
   /** X-Target-Environment, and the default X-Account-Holding-Institution-Identifier. */
   targetEnvironment: string;
+  /** X-Account-Holding-Institution-Identifier of the standard-style endpoints; default `targetEnvironment`. */
+  accountHoldingInstitutionIdentifier?: string;
   /** Default subscription key (Ocp-Apim-Subscription-Key) of every product. */
   subscriptionKey?: string;
   /** Default API user of every product. */

@@ -11,6 +11,7 @@ export interface PreparedRequest {
   url: string;
   path: string;
   body: string | undefined;
+  contentType: string | undefined;
   callbackUrl(referenceId: string | undefined): string | undefined;
 }
 
@@ -30,7 +31,7 @@ export function prepare(op: Operation<unknown, unknown>, input: CallInput, confi
   let body: string | undefined;
   if (op.body) {
     const parsed = op.body.safeParse(input.body);
-    if (parsed.success) body = JSON.stringify(parsed.data);
+    if (parsed.success) body = encode(parsed.data, op.encoding);
     else issues.push(...toIssues(parsed.error));
   }
 
@@ -43,9 +44,24 @@ export function prepare(op: Operation<unknown, unknown>, input: CallInput, confi
     url: config.baseUrl + path,
     path,
     body,
+    contentType: body === undefined ? undefined : CONTENT_TYPES[op.encoding ?? 'json'],
     callbackUrl: (referenceId) =>
       template === undefined ? undefined : fillCallbackUrl(template, referenceId ?? ''),
   } satisfies PreparedRequest;
+}
+
+const CONTENT_TYPES = {
+  json: 'application/json',
+  form: 'application/x-www-form-urlencoded',
+} as const;
+
+function encode(data: unknown, encoding: Operation['encoding']): string {
+  if (encoding !== 'form') return JSON.stringify(data);
+  const form = new URLSearchParams();
+  for (const [name, value] of Object.entries(data as Record<string, unknown>)) {
+    if (value !== undefined) form.append(name, String(value));
+  }
+  return form.toString();
 }
 
 function checkOptions(op: Operation<unknown, unknown>, options: NonNullable<CallInput['options']>) {

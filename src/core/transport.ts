@@ -3,7 +3,7 @@ import { v4 as uuidv4 } from 'uuid';
 import { ConnectionError, type MomoError, TimeoutError, UnexpectedResponseError } from '../errors';
 import type { Config, Credentials } from './config';
 import { createApiError, readErrorFields } from './error-factory';
-import type { Operation } from './operation';
+import { duplicateReferenceId, type Operation } from './operation';
 import type { ConsentRequestOptions, RequestOptions } from './options';
 import { prepare } from './prepare';
 import { type AttemptOutcome, isRetryableStatus, parseRetryAfter, withRetries } from './retry';
@@ -11,6 +11,8 @@ import { type AttemptOutcome, isRetryableStatus, parseRetryAfter, withRetries } 
 export interface CallInput {
   params?: Record<string, string>;
   body?: unknown;
+  /** Headers an operation itself sets (e.g. Language); the caller's never replace them. */
+  headers?: Record<string, string>;
   options?: RequestOptions | Partial<ConsentRequestOptions> | undefined;
 }
 
@@ -39,7 +41,10 @@ const OWN_HEADERS = new Set([
   'x-reference-id',
   'x-target-environment',
   'x-callback-url',
+  'x-correlationid',
+  'x-account-holding-institution-identifier',
   'content-type',
+  'language',
 ]);
 
 /** Sends operations: validation, headers, auth, timeouts, the retry policy, error mapping. */
@@ -77,11 +82,19 @@ export class Transport {
     for (const [name, value] of Object.entries(options.headers ?? {})) {
       if (!OWN_HEADERS.has(name.toLowerCase())) headers[name] = value;
     }
+    Object.assign(headers, input.headers);
     headers['Ocp-Apim-Subscription-Key'] = credentials.subscriptionKey.reveal();
-    if (op.routing !== 'none') headers['X-Target-Environment'] = config.targetEnvironment;
-    if (referenceId) headers['X-Reference-Id'] = referenceId;
+    const routing = op.routing ?? 'environment';
+    if (routing === 'environment') headers['X-Target-Environment'] = config.targetEnvironment;
+    if (routing === 'institution') {
+      headers['X-Account-Holding-Institution-Identifier'] = config.institution;
+    }
+    if (referenceId) {
+      headers[op.creates === 'correlation' ? 'X-CorrelationID' : 'X-Reference-Id'] = referenceId;
+    }
     if (callbackUrl) headers['X-Callback-Url'] = callbackUrl;
-    if (request.body !== undefined) headers['Content-Type'] = 'application/json';
+    if (request.contentType) headers['Content-Type'] = request.contentType;
+    const landed = op.landed ?? (op.creates ? duplicateReferenceId : undefined);
 
     const context = { operation: op.name, referenceId };
     const signal = options.signal;
@@ -127,8 +140,9 @@ export class Transport {
           return { done: true, value: { ...result, landedEarlier: false } };
         }
         const safeBody = config.scrubber.scrubValue(body);
-        if (status === 409 && op.creates && n > 1 && landedCode(safeBody)) {
-          log('info', `${op.name}: an earlier attempt landed (409 on retry)`, context);
+        const landedAnswer = landed?.({ status, code: readErrorFields(safeBody).code }) === true;
+        if (landedAnswer && n > 1) {
+          log('info', `${op.name}: an earlier attempt landed (${status} on retry)`, context);
           const value = { data: undefined as TResult, status, headers: response.headers };
           return { done: true, value: { ...value, referenceId, callbackUrl, landedEarlier: true } };
         }
@@ -139,7 +153,8 @@ export class Transport {
           ...context,
         });
         const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
-        return { done: false, retryable: isRetryableStatus(status), error, retryAfterMs };
+        const retryable = !landedAnswer && isRetryableStatus(status);
+        return { done: false, retryable, error, retryAfterMs };
       }
     };
 
@@ -158,11 +173,6 @@ export class Transport {
       },
     );
   }
-}
-
-function landedCode(body: unknown): boolean {
-  const { code } = readErrorFields(body);
-  return code === undefined || code === 'RESOURCE_ALREADY_EXIST';
 }
 
 async function readBody(response: Response): Promise<unknown> {

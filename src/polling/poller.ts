@@ -42,18 +42,26 @@ const NOT_FOUND_GRACE_MS = 30_000;
  */
 export class Poller {
   readonly #scheduler = new Scheduler();
-  readonly #waiting = new Map<string, Set<() => void>>();
+  readonly #waiting = new Map<string, Set<(result?: StatusLike) => void>>();
   readonly #schedule: PollSchedule;
 
   constructor(schedule: PollSchedule) {
     this.#schedule = schedule;
   }
 
-  /** Looks up at once every wait on this reference id (a callback said it changed). */
-  wake(referenceId: string): number {
-    const wakers = this.#waiting.get(referenceId);
-    for (const wake of wakers ?? []) wake();
+  /**
+   * Ends the sleep of every wait on this reference id (a callback said it changed). With a
+   * result confirmed by a lookup, a final one settles those waits without another lookup.
+   */
+  wake(referenceId: string, confirmed?: StatusLike): number {
+    const wakers = this.#waiting.get(referenceId.toLowerCase());
+    for (const wake of wakers ?? []) wake(confirmed);
     return wakers?.size ?? 0;
+  }
+
+  /** Sleeps on the shared timer (e.g. between consent token polls). */
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return this.#scheduler.sleep(ms, signal).promise;
   }
 
   async wait<R extends StatusLike>(
@@ -74,9 +82,12 @@ export class Poller {
       if (remaining <= 0 && polls > 0) {
         throw new WaitTimeoutError({ ...request, lastStatus, timeoutMs });
       }
-      if (delay > 0)
-        await this.#sleep(request.referenceId, Math.min(delay, remaining), options.signal);
       let next = Math.min(maxDelayMs, Math.max(initialDelayMs, delay * 2));
+      const delivered =
+        delay > 0
+          ? await this.#sleep(request.referenceId, Math.min(delay, remaining), options.signal)
+          : undefined;
+      if (delivered && isFinal(delivered)) return finalise(delivered as R);
       try {
         const result = await request.lookup(options.signal);
         if (isFinal(result)) return finalise(result);
@@ -98,16 +109,27 @@ export class Poller {
     }
   }
 
-  async #sleep(referenceId: string, ms: number, signal: AbortSignal | undefined): Promise<void> {
+  async #sleep(
+    referenceId: string,
+    ms: number,
+    signal: AbortSignal | undefined,
+  ): Promise<StatusLike | undefined> {
     const { promise, wake } = this.#scheduler.sleep(ms, signal);
-    const wakers = this.#waiting.get(referenceId) ?? new Set<() => void>();
-    this.#waiting.set(referenceId, wakers);
-    wakers.add(wake);
+    let delivered: StatusLike | undefined;
+    const waker = (result?: StatusLike) => {
+      delivered = result;
+      wake();
+    };
+    const key = referenceId.toLowerCase();
+    const wakers = this.#waiting.get(key) ?? new Set();
+    this.#waiting.set(key, wakers);
+    wakers.add(waker);
     try {
       await promise;
+      return delivered;
     } finally {
-      wakers.delete(wake);
-      if (wakers.size === 0) this.#waiting.delete(referenceId);
+      wakers.delete(waker);
+      if (wakers.size === 0) this.#waiting.delete(key);
     }
   }
 }

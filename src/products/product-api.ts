@@ -6,7 +6,7 @@ import {
   toOperationPromise,
 } from '../core/operation-promise';
 import type { RequestOptions } from '../core/options';
-import type { CallInput } from '../core/transport';
+import type { CallInput, CallResult } from '../core/transport';
 import type { Final, WaitOptions } from '../polling/poller';
 import type { StatusLike } from '../schemas/common';
 import { uuidV4 } from '../schemas/common';
@@ -14,7 +14,15 @@ import { uuidV4 } from '../schemas/common';
 type Lookup<R> = Operation<never, R>;
 type Status = StatusLike;
 
-/** The few verbs product methods are written in: send, create, look up, wait. */
+/** A creating call the specification gives no status lookup: its outcome comes by callback. */
+export interface Submitted {
+  /** The client-generated id sent with the call. Persist it. */
+  referenceId: string;
+  /** The X-Callback-Url actually sent, if any. */
+  callbackUrl?: string;
+}
+
+/** The few verbs product methods are written in: send, create, submit, look up, wait. */
 export class ProductApi {
   readonly #ctx: ClientContext;
 
@@ -30,6 +38,14 @@ export class ProductApi {
     return (await this.#ctx.transport.call(op, input)).data;
   }
 
+  /** A call whose whole answer (status, ids, landed-earlier flag) matters. */
+  call<TBody, TResult>(
+    op: Operation<TBody, TResult>,
+    input: CallInput,
+  ): Promise<CallResult<TResult>> {
+    return this.#ctx.transport.call(op, input);
+  }
+
   /** A creating call (202) whose outcome is read by `lookup`. */
   create<R extends Status>(
     op: Operation<unknown, unknown>,
@@ -40,6 +56,7 @@ export class ProductApi {
     const accepted = this.#ctx.transport.call(op, { body, options }).then((res): Accepted<R> => {
       const referenceId = res.referenceId as string;
       const acceptedAt = Date.now();
+      this.#track(lookup, referenceId, op.name);
       return {
         referenceId,
         ...(res.callbackUrl ? { callbackUrl: res.callbackUrl } : {}),
@@ -48,6 +65,21 @@ export class ProductApi {
       };
     });
     return toOperationPromise(accepted);
+  }
+
+  /** A creating call without a status lookup: accepted, then reported by callback only. */
+  async submit<TResult>(
+    op: Operation<unknown, TResult>,
+    input: CallInput,
+  ): Promise<Submitted & { result: CallResult<TResult> }> {
+    const result = await this.#ctx.transport.call(op, input);
+    const referenceId = result.referenceId as string;
+    this.#ctx.operations.track(referenceId, { operation: op.name });
+    return {
+      referenceId,
+      ...(result.callbackUrl ? { callbackUrl: result.callbackUrl } : {}),
+      result,
+    };
   }
 
   lookup<R>(op: Lookup<R>, referenceId: string, options?: RequestOptions): Promise<R> {
@@ -63,6 +95,7 @@ export class ProductApi {
     // Check the id up front so a bad one fails at once rather than after polling.
     const checked = this.#ctx.transport.check(op, { params: { referenceId } });
     if (checked) return Promise.reject(checked);
+    this.#track(op, referenceId);
     return this.#ctx.poller.wait(
       {
         operation: op.name,
@@ -72,6 +105,14 @@ export class ProductApi {
       },
       options,
     );
+  }
+
+  /** Lets the callback handler confirm callbacks for this id by its lookup. */
+  #track<R extends Status>(op: Lookup<R>, referenceId: string, operation = op.name): void {
+    this.#ctx.operations.track(referenceId, {
+      operation,
+      lookup: (signal) => this.lookup(op, referenceId, signal ? { signal } : {}),
+    });
   }
 }
 

@@ -28,9 +28,14 @@ export const currency = z
   .string()
   .check(z.regex(/^[A-Z]{3}$/, { error: 'must be an ISO 4217 code of three capitals' }));
 
+export const email = z.string().check(z.regex(EMAIL, { error: 'must be an e-mail address' }));
+
 export const msisdn = z
   .string()
   .check(z.regex(MSISDN, { error: 'must be an MSISDN in E.164 form, digits only' }));
+
+/** Restricted strings of the standard-style interface (spec 2.4) and free texts. */
+export const plainText = z.string().check(plain);
 
 /** externalId: free text, but the service rejects some characters in it. */
 export const externalId = z.string().check(plain);

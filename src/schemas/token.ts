@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 
-const seconds = z.pipe(
+/** Seconds, as a number or a numeric string. */
+export const seconds = z.pipe(
   z.union([z.number(), z.string().check(z.regex(/^\d+(\.\d+)?$/))]),
   z.transform((v) => Number(v)),
 );

@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import type { ValidationIssue } from '../errors';
+import { ValidationError, type ValidationIssue } from '../errors';
 
 /** zod issues as `{ path, message }`, with paths dotted and messages in plain words. */
 export function toIssues(error: z.core.$ZodError, basePath = ''): ValidationIssue[] {
@@ -27,4 +27,16 @@ export function parseWith<T>(schema: z.ZodMiniType<T>, input: unknown, path = ''
   return result.success
     ? { ok: true, value: result.data }
     : { ok: false, issues: toIssues(result.error, path) };
+}
+
+/** Parses an input that is not a body or path parameter; a bad one throws, nothing is sent. */
+export function validateInput<T>(
+  schema: z.ZodMiniType<T>,
+  input: unknown,
+  path: string,
+  operation: string,
+): T {
+  const parsed = parseWith(schema, input, path);
+  if (parsed.ok) return parsed.value;
+  throw new ValidationError(parsed.issues, { operation });
 }

@@ -1,0 +1,30 @@
+import { contextOf } from '../core/context';
+import type { MomoClientOptions } from '../core/options';
+import {
+  type CallbackHandler,
+  type CallbackHandlerOptions,
+  createCallbackHandler,
+} from './handler';
+
+/** `momo.callbacks`: receive the service's outcome callbacks and trust them only once checked. */
+export class Callbacks {
+  readonly #ctx;
+
+  constructor(options: MomoClientOptions) {
+    this.#ctx = contextOf(options);
+  }
+
+  /**
+   * A Fetch-API handler `(Request) => Promise<Response>` for PUT and POST callbacks: it
+   * finds the reference id (body, or the `{referenceId}` of the callback URL), confirms
+   * the outcome by a status lookup, wakes in-process waits and calls `onEvent`.
+   * Malformed, unknown or contradicted callbacks get a 4xx and are never trusted.
+   */
+  handler(options?: CallbackHandlerOptions): CallbackHandler {
+    return createCallbackHandler(this.#ctx, options);
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return 'Callbacks';
+  }
+}

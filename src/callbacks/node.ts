@@ -1,0 +1,51 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { CallbackHandler } from './handler';
+
+/** A request as node:http, Express or Fastify's `req.raw` give it; `body` when already parsed. */
+export type NodeRequest = IncomingMessage & { body?: unknown };
+export type NodeListener = (req: NodeRequest, res: ServerResponse) => Promise<void>;
+
+/**
+ * Adapts a Fetch-API handler to `(req, res)` for node:http and Express. When a body
+ * parser already consumed the stream (`express.json()`), `req.body` is used instead.
+ */
+export function toNodeListener(handler: CallbackHandler): NodeListener {
+  return async (req, res) => {
+    let response: Response;
+    try {
+      response = await handler(await toRequest(req));
+    } catch {
+      response = new Response(JSON.stringify({ error: 'callback handling failed' }), {
+        status: 500,
+        headers: { 'content-type': 'application/json' },
+      });
+    }
+    res.statusCode = response.status;
+    for (const [name, value] of response.headers) res.setHeader(name, value);
+    res.end(Buffer.from(await response.arrayBuffer()));
+  };
+}
+
+async function toRequest(req: NodeRequest): Promise<Request> {
+  const host = req.headers.host ?? 'localhost';
+  const url = new URL(req.url ?? '/', `http://${host}`);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (typeof value === 'string') headers.set(name, value);
+    else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+  }
+  const method = req.method ?? 'GET';
+  if (method === 'GET' || method === 'HEAD') return new Request(url, { method, headers });
+  return new Request(url, { method, headers, body: await readBody(req) });
+}
+
+async function readBody(req: NodeRequest): Promise<string> {
+  if (req.body !== undefined) {
+    if (typeof req.body === 'string') return req.body;
+    if (Buffer.isBuffer(req.body)) return req.body.toString('utf8');
+    return JSON.stringify(req.body);
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  return Buffer.concat(chunks).toString('utf8');
+}

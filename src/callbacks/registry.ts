@@ -1,0 +1,38 @@
+import type { StatusLike } from '../schemas/common';
+
+/** How the callback handler can check what a callback claims about one operation. */
+export interface Tracked {
+  /** Operation name, e.g. `collection.requestToPay`. */
+  operation: string;
+  /** The status lookup of that operation; absent when the specification has none. */
+  lookup?: ((signal?: AbortSignal) => Promise<StatusLike>) | undefined;
+}
+
+/** Bounded so that a long-running process never grows without limit. */
+const MAX_TRACKED = 10_000;
+
+/**
+ * Operations this process created or waits on, by reference id: what lets the callback
+ * handler confirm a callback by the right status lookup. Oldest entries go first.
+ */
+export class OperationRegistry {
+  readonly #entries = new Map<string, Tracked>();
+
+  track(referenceId: string, entry: Tracked): void {
+    const key = referenceId.toLowerCase(); // UUIDs compare case-insensitively
+    this.#entries.delete(key); // re-insert: newest last
+    this.#entries.set(key, entry);
+    if (this.#entries.size > MAX_TRACKED) {
+      const oldest = this.#entries.keys().next().value;
+      if (oldest !== undefined) this.#entries.delete(oldest);
+    }
+  }
+
+  get(referenceId: string): Tracked | undefined {
+    return this.#entries.get(referenceId.toLowerCase());
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+}

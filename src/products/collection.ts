@@ -1,0 +1,323 @@
+import { AccessToken } from '../auth/access-token';
+import { contextOf } from '../core/context';
+import { defineOperation } from '../core/operation';
+import type { OperationPromise } from '../core/operation-promise';
+import type { MomoClientOptions, RequestOptions } from '../core/options';
+import type { Final, WaitOptions } from '../polling/poller';
+import {
+  type AccountIdentifierType,
+  type AccountStatus,
+  accountIdentifier,
+  accountStatus,
+  deliveryNotificationBody,
+  type Heartbeat,
+  heartbeat,
+  language,
+  type RequestToPayBody,
+  type RequestToWithdrawBody,
+  requestToPayBody,
+  type VoucherOtp,
+  type VoucherRedeemBody,
+  voucherOtp,
+  voucherRedeemBody,
+  voucherToken,
+} from '../schemas/collection';
+import { currency } from '../schemas/common';
+import {
+  type StandardDisbursementAccepted,
+  type StandardDisbursementBody,
+  standardAccepted,
+  standardDisbursementBody,
+} from '../schemas/standard';
+import {
+  type Balance,
+  balance,
+  type TransactionResult,
+  transactionResult,
+} from '../schemas/transactions';
+import { validateInput } from '../schemas/validate';
+import { ProductApi, referenceIdParam, type Submitted } from './product-api';
+
+const product = 'collection';
+const bearer = { product, auth: 'bearer' } as const;
+const creating = { ...bearer, creates: true, callback: true } as const;
+const lookup = (name: string, path: string) =>
+  defineOperation({
+    ...bearer,
+    name: `collection.${name}`,
+    method: 'GET',
+    path,
+    params: referenceIdParam,
+    result: transactionResult,
+  });
+
+/** Collection endpoints, as the specification lists them. */
+const op = {
+  requestToPay: defineOperation({
+    ...creating,
+    name: 'collection.requestToPay',
+    method: 'POST',
+    path: '/collection/v1_0/requesttopay',
+    body: requestToPayBody,
+  }),
+  requestToWithdraw: defineOperation({
+    ...creating,
+    name: 'collection.requestToWithdraw',
+    method: 'PUT',
+    path: '/collection/v2_0/requesttowithdraw',
+    body: requestToPayBody,
+  }), // 4.10
+  redeemVoucher: defineOperation({
+    ...creating,
+    name: 'collection.redeemVoucher',
+    method: 'POST',
+    path: '/collection/v2_0/voucher/{voucherToken}/redeem',
+    params: { voucherToken },
+    body: voucherRedeemBody,
+  }), // 4.12
+  standardDisbursement: defineOperation({
+    ...creating,
+    creates: 'correlation',
+    routing: 'institution',
+    name: 'collection.standardDisbursement',
+    method: 'POST',
+    path: '/collection/v1.2/mm/Transactions/Type/Disbursement',
+    body: standardDisbursementBody,
+    result: standardAccepted,
+    // A repeated X-CorrelationID is answered DuplicateRequest (spec 7.2), not 409.
+    landed: ({ status, code }) => (status === 400 || status === 409) && code === 'DuplicateRequest',
+  }), // 4.6
+  getRequestToPay: lookup('getRequestToPay', '/collection/v1_0/requesttopay/{referenceId}'),
+  getRequestToWithdraw: lookup(
+    'getRequestToWithdraw',
+    '/collection/v1_0/requesttowithdraw/{referenceId}',
+  ),
+  sendDeliveryNotification: defineOperation({
+    ...bearer,
+    name: 'collection.sendDeliveryNotification',
+    method: 'POST',
+    path: '/collection/v1_0/requesttopay/{referenceId}/deliverynotification',
+    params: referenceIdParam,
+    body: deliveryNotificationBody,
+    // 429 "occurs only after a successful attempt" (spec 4.14): on a retry it means delivered.
+    landed: ({ status }) => status === 429,
+  }), // 4.14
+  getVoucherOtp: defineOperation({
+    ...bearer,
+    name: 'collection.getVoucherOtp',
+    method: 'GET',
+    path: '/collection/v3_0/voucher/{voucherToken}/otp/cancel',
+    params: { voucherToken },
+    result: voucherOtp,
+  }), // 4.15
+  getBalance: defineOperation({
+    ...bearer,
+    name: 'collection.getBalance',
+    method: 'GET',
+    path: '/collection/v1_0/account/balance',
+    result: balance,
+  }),
+  getBalanceInCurrency: defineOperation({
+    ...bearer,
+    name: 'collection.getBalance',
+    method: 'GET',
+    path: '/collection/v1_0/account/balance/{currency}',
+    params: { currency },
+    result: balance,
+  }), // 4.16
+  getAccountStatus: defineOperation({
+    ...bearer,
+    routing: 'institution',
+    name: 'collection.getAccountStatus',
+    method: 'GET',
+    path: '/collection/v1_2/mm/accounts/{identifierType}/{identifier}/status',
+    result: accountStatus,
+  }), // 4.11
+  heartbeat: defineOperation({
+    ...bearer,
+    routing: 'none',
+    name: 'collection.heartbeat',
+    method: 'GET',
+    path: '/collection/v1.2/mm/Heartbeat',
+    result: heartbeat,
+  }), // 4.17
+};
+
+type Result = TransactionResult;
+
+/** What `sendDeliveryNotification` resolves to (spec 4.14: 200 = enqueued). */
+export interface DeliveryNotificationResult {
+  referenceId: string;
+  /**
+   * `enqueued`: the service answered 200. `already-delivered`: a retry after an attempt
+   * that got no answer met 429, which the service sends only after a successful attempt.
+   */
+  outcome: 'enqueued' | 'already-delivered';
+}
+
+export interface DeliveryNotificationOptions extends RequestOptions {
+  /** Language header: ISO 639-1 or 639-3 code choosing the notification template. */
+  language?: string;
+}
+
+/** Collection: get paid by consumers, vouchers, notifications and account queries. */
+export class Collection {
+  readonly #ctx;
+  readonly #api: ProductApi;
+
+  constructor(options: MomoClientOptions) {
+    this.#ctx = contextOf(options);
+    this.#api = new ProductApi(this.#ctx);
+  }
+
+  /** POST /collection/v1_0/requesttopay: the payer is asked to approve. */
+  requestToPay(body: RequestToPayBody, options?: RequestOptions): OperationPromise<Result> {
+    return this.#api.create(op.requestToPay, op.getRequestToPay, body, options);
+  }
+
+  /** PUT /collection/v2_0/requesttowithdraw (cash-out; callback by PUT). */
+  requestToWithdraw(
+    body: RequestToWithdrawBody,
+    options?: RequestOptions,
+  ): OperationPromise<Result> {
+    return this.#api.create(op.requestToWithdraw, op.getRequestToWithdraw, body, options);
+  }
+
+  getRequestToPay(referenceId: string, options?: RequestOptions): Promise<Result> {
+    return this.#api.lookup(op.getRequestToPay, referenceId, options);
+  }
+
+  getRequestToWithdraw(referenceId: string, options?: RequestOptions): Promise<Result> {
+    return this.#api.lookup(op.getRequestToWithdraw, referenceId, options);
+  }
+
+  waitForRequestToPay(referenceId: string, options?: WaitOptions<Result>): Promise<Final<Result>> {
+    return this.#api.waitFor(op.getRequestToPay, referenceId, options);
+  }
+
+  waitForRequestToWithdraw(
+    referenceId: string,
+    options?: WaitOptions<Result>,
+  ): Promise<Final<Result>> {
+    return this.#api.waitFor(op.getRequestToWithdraw, referenceId, options);
+  }
+
+  /**
+   * POST /collection/v2_0/voucher/{voucherToken}/redeem (callback by PUT). The
+   * specification has no status lookup for it: the outcome arrives by callback.
+   */
+  async redeemVoucher(
+    token: string,
+    body: VoucherRedeemBody,
+    options?: RequestOptions,
+  ): Promise<Submitted> {
+    const { result: _, ...submitted } = await this.#api.submit(op.redeemVoucher, {
+      params: { voucherToken: token },
+      body,
+      options,
+    });
+    return submitted;
+  }
+
+  /** GET /collection/v3_0/voucher/{voucherToken}/otp/cancel */
+  getVoucherOtp(token: string, options?: RequestOptions): Promise<VoucherOtp> {
+    return this.#api.send(op.getVoucherOtp, { params: { voucherToken: token }, options });
+  }
+
+  /**
+   * POST /collection/v1_0/requesttopay/{referenceId}/deliverynotification. 404, 409
+   * (not completed), 410 (too late) and 429 (already sent) are NotFoundError,
+   * ConflictError, GoneError and RateLimitError.
+   */
+  async sendDeliveryNotification(
+    referenceId: string,
+    notificationMessage: string,
+    options: DeliveryNotificationOptions = {},
+  ): Promise<DeliveryNotificationResult> {
+    const { language: lang, ...rest } = options ?? {};
+    const headers =
+      lang === undefined
+        ? undefined
+        : {
+            Language: validateInput(
+              language,
+              lang,
+              'options.language',
+              op.sendDeliveryNotification.name,
+            ),
+          };
+    const res = await this.#api.call(op.sendDeliveryNotification, {
+      params: { referenceId },
+      body: { notificationMessage },
+      options: rest,
+      ...(headers ? { headers } : {}),
+    });
+    return { referenceId, outcome: res.landedEarlier ? 'already-delivered' : 'enqueued' };
+  }
+
+  /** GET /collection/v1_0/account/balance, or …/balance/{currency} for one currency. */
+  getBalance(currencyCode?: string, options?: RequestOptions): Promise<Balance>;
+  getBalance(options?: RequestOptions): Promise<Balance>;
+  getBalance(first?: string | RequestOptions, second?: RequestOptions): Promise<Balance> {
+    if (typeof first === 'string') {
+      return this.#api.send(op.getBalanceInCurrency, {
+        params: { currency: first },
+        options: second,
+      });
+    }
+    return this.#api.send(op.getBalance, { options: first ?? second });
+  }
+
+  /** GET /collection/v1_2/mm/accounts/{identifierType}/{identifier}/status */
+  getAccountStatus(
+    identifierType: AccountIdentifierType,
+    identifier: string,
+    options?: RequestOptions,
+  ): Promise<AccountStatus> {
+    const params = validateInput(
+      accountIdentifier,
+      { identifierType, identifier },
+      '',
+      op.getAccountStatus.name,
+    );
+    return this.#api.send(op.getAccountStatus, { params, options });
+  }
+
+  /** GET /collection/v1.2/mm/Heartbeat */
+  heartbeat(options?: RequestOptions): Promise<Heartbeat> {
+    return this.#api.send(op.heartbeat, { options });
+  }
+
+  /**
+   * POST /collection/v1.2/mm/Transactions/Type/Disbursement (standard-style; X-CorrelationID,
+   * callback by PUT). Resolves on acceptance: the specification shows no status lookup.
+   */
+  async standardDisbursement(
+    body: StandardDisbursementBody,
+    options?: RequestOptions,
+  ): Promise<StandardDisbursementAccepted> {
+    const { referenceId, callbackUrl, result } = await this.#api.submit(op.standardDisbursement, {
+      body,
+      options,
+    });
+    const answer = result.data ?? {};
+    return {
+      correlationId: referenceId,
+      serverCorrelationId: answer.serverCorrelationId ?? referenceId,
+      status: answer.status ?? 'pending',
+      notificationMethod: answer.notificationMethod ?? (callbackUrl ? 'callback' : 'polling'),
+      ...(callbackUrl ? { callbackUrl } : {}),
+    };
+  }
+
+  /** POST /collection/token/ (Basic), served from the shared cache unless `forceRefresh`. */
+  async getAccessToken(options: { forceRefresh?: boolean } = {}): Promise<AccessToken> {
+    return new AccessToken(
+      await this.#ctx.auth.accessToken(product, options.forceRefresh === true),
+    );
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return 'Collection';
+  }
+}

@@ -1,0 +1,129 @@
+import { AccessToken } from '../auth/access-token';
+import { contextOf } from '../core/context';
+import { defineOperation } from '../core/operation';
+import type { OperationPromise } from '../core/operation-promise';
+import type { ConsentRequestOptions, MomoClientOptions, RequestOptions } from '../core/options';
+import type { Final, WaitOptions } from '../polling/poller';
+import {
+  type CashTransferBody,
+  type CashTransferResult,
+  cashTransferBody,
+  cashTransferResult,
+  type UserInfo,
+  userInfo,
+} from '../schemas/remittance';
+import {
+  type TransactionResult,
+  type TransferBody,
+  transactionResult,
+  transferBody,
+} from '../schemas/transactions';
+import { ProductApi, referenceIdParam } from './product-api';
+
+const product = 'remittance';
+const creating = { product, auth: 'bearer', creates: true, callback: true } as const;
+
+/** Remittance endpoints, as the specification lists them. */
+const op = {
+  transfer: defineOperation({
+    ...creating,
+    name: 'remittance.transfer',
+    method: 'POST',
+    path: '/remittance/v1_0/transfer',
+    body: transferBody,
+  }), // 4.2
+  cashTransfer: defineOperation({
+    ...creating,
+    name: 'remittance.cashTransfer',
+    method: 'POST',
+    path: '/remittance/v2_0/cashtransfer',
+    body: cashTransferBody,
+  }), // 4.8
+  getTransfer: defineOperation({
+    product,
+    auth: 'bearer',
+    name: 'remittance.getTransfer',
+    method: 'GET',
+    path: '/remittance/v1_0/transfer/{referenceId}',
+    params: referenceIdParam,
+    result: transactionResult,
+  }),
+  getCashTransfer: defineOperation({
+    product,
+    auth: 'bearer',
+    name: 'remittance.getCashTransfer',
+    method: 'GET',
+    path: '/remittance/v2_0/cashtransfer/{referenceId}',
+    params: referenceIdParam,
+    result: cashTransferResult,
+  }),
+  getUserInfo: defineOperation({
+    product,
+    auth: 'consent',
+    name: 'remittance.getUserInfo',
+    method: 'GET',
+    path: '/remittance/oauth2/v1_0/userinfo',
+    result: userInfo,
+  }), // 4.20
+};
+
+type Result = TransactionResult;
+
+/** Remittance: send money across borders, with or without payer identification. */
+export class Remittance {
+  readonly #ctx;
+  readonly #api: ProductApi;
+
+  constructor(options: MomoClientOptions) {
+    this.#ctx = contextOf(options);
+    this.#api = new ProductApi(this.#ctx);
+  }
+
+  /** POST /remittance/v1_0/transfer */
+  transfer(body: TransferBody, options?: RequestOptions): OperationPromise<Result> {
+    return this.#api.create(op.transfer, op.getTransfer, body, options);
+  }
+
+  /** POST /remittance/v2_0/cashtransfer (body spec 2.3) */
+  cashTransfer(
+    body: CashTransferBody,
+    options?: RequestOptions,
+  ): OperationPromise<CashTransferResult> {
+    return this.#api.create(op.cashTransfer, op.getCashTransfer, body, options);
+  }
+
+  getTransfer(referenceId: string, options?: RequestOptions): Promise<Result> {
+    return this.#api.lookup(op.getTransfer, referenceId, options);
+  }
+
+  getCashTransfer(referenceId: string, options?: RequestOptions): Promise<CashTransferResult> {
+    return this.#api.lookup(op.getCashTransfer, referenceId, options);
+  }
+
+  waitForTransfer(referenceId: string, options?: WaitOptions<Result>): Promise<Final<Result>> {
+    return this.#api.waitFor(op.getTransfer, referenceId, options);
+  }
+
+  waitForCashTransfer(
+    referenceId: string,
+    options?: WaitOptions<CashTransferResult>,
+  ): Promise<Final<CashTransferResult>> {
+    return this.#api.waitFor(op.getCashTransfer, referenceId, options);
+  }
+
+  /** GET /remittance/oauth2/v1_0/userinfo with the account holder's consent token. */
+  getUserInfo(options: ConsentRequestOptions): Promise<UserInfo> {
+    return this.#api.send(op.getUserInfo, { options });
+  }
+
+  /** POST /remittance/token/ (Basic), served from the shared cache unless `forceRefresh`. */
+  async getAccessToken(options: { forceRefresh?: boolean } = {}): Promise<AccessToken> {
+    return new AccessToken(
+      await this.#ctx.auth.accessToken(product, options.forceRefresh === true),
+    );
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return 'Remittance';
+  }
+}

@@ -1,0 +1,129 @@
+import * as z from 'zod/mini';
+import { amount, currency, email, externalId, looseString, msisdn, note, party } from './common';
+
+// ---- request bodies: strict, validated before sending ----
+
+/** Request to pay and request to withdraw (spec 2.2): the payer is asked to authorize. */
+export const requestToPayBody = z.strictObject({
+  amount,
+  currency,
+  externalId: z.optional(externalId),
+  payer: party,
+  payerMessage: z.optional(note),
+  payeeNote: z.optional(note),
+});
+export type RequestToPayBody = z.infer<typeof requestToPayBody>;
+export type RequestToWithdrawBody = RequestToPayBody;
+
+/** Identification document kinds (spec 2.3, 2.6). */
+export const identificationType = z.enum([
+  'PASS',
+  'CPFA',
+  'SRSA',
+  'NRIN',
+  'OTHR',
+  'DRLC',
+  'SOCS',
+  'AREG',
+  'IDCD',
+  'EMID',
+]);
+export type IdentificationType = z.infer<typeof identificationType>;
+
+const text = z.string().check(z.minLength(1, { error: 'must not be empty' }));
+const RECEIVER_IDS = ['msisdn', 'alias', 'email', 'username', 'externalId'] as const;
+
+/** Voucher receiver (spec 2.6): at least one of msisdn, alias, email, username, externalId. */
+export const voucherReceiver = z
+  .strictObject({
+    firstName: z.optional(text),
+    surname: z.optional(text),
+    birthDate: z.optional(text),
+    identificationType: z.optional(identificationType),
+    identification: z.optional(
+      z.string().check(z.regex(/^\d+$/, { error: 'must be a numeric string' })),
+    ),
+    msisdn: z.optional(msisdn),
+    alias: z.optional(text),
+    email: z.optional(email),
+    username: z.optional(text),
+    externalId: z.optional(text),
+    languageCode: z.optional(text),
+  })
+  .check(
+    z.refine((r) => RECEIVER_IDS.some((key) => r[key] !== undefined), {
+      error: `needs at least one of ${RECEIVER_IDS.join(', ')}`,
+    }),
+  );
+
+/** Voucher redeem body (spec 2.6); otp and secret are case-insensitive. */
+export const voucherRedeemBody = z.strictObject({
+  externalId: z.optional(externalId),
+  receiver: voucherReceiver,
+  otp: z.optional(text),
+  secret: z.optional(text),
+});
+export type VoucherRedeemBody = z.infer<typeof voucherRedeemBody>;
+
+export const voucherToken = z.string().check(z.minLength(1, { error: 'must not be empty' }));
+
+/** Delivery notification text (spec 4.14); MTN limits it to 160 characters. */
+export const notificationMessage = z
+  .string()
+  .check(
+    z.minLength(1, { error: 'must not be empty' }),
+    z.maxLength(160, { error: 'must be at most 160 characters' }),
+  );
+
+/** Language header: ISO 639-1 or ISO 639-3 code (spec 4.0). */
+export const language = z
+  .string()
+  .check(z.regex(/^[A-Za-z]{2,3}$/, { error: 'must be an ISO 639-1 or ISO 639-3 code' }));
+
+export const deliveryNotificationBody = z.strictObject({ notificationMessage });
+
+// ---- account status (spec 4.11) ----
+
+export const identifierType = z.enum(['accountid', 'msisdn', 'identityalias', 'emailaddress']);
+export type AccountIdentifierType = z.infer<typeof identifierType>;
+
+const IDENTIFIER_RULES: Record<AccountIdentifierType, [RegExp, string]> = {
+  accountid: [/^[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i, 'must be a UUID for accountid'],
+  msisdn: [/^\+?[1-9]\d{4,14}$/, 'must be an MSISDN in E.164 form for msisdn'],
+  identityalias: [/^\S/, 'must not start with a space'],
+  emailaddress: [/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an e-mail address for emailaddress'],
+};
+
+/** The identifier of a status lookup, checked against its kind. */
+export const accountIdentifier = z
+  .strictObject({
+    identifierType,
+    identifier: z
+      .string()
+      .check(
+        z.minLength(1, { error: 'must not be empty' }),
+        z.maxLength(256, { error: 'must be at most 256 characters' }),
+      ),
+  })
+  .check(
+    z.superRefine((value, ctx) => {
+      const [pattern, message] = IDENTIFIER_RULES[value.identifierType];
+      if (!pattern.test(value.identifier)) {
+        ctx.issues.push({ code: 'custom', message, input: value.identifier, path: ['identifier'] });
+      }
+    }),
+  );
+
+// ---- results: tolerant ----
+
+export const accountStatus = z.looseObject({ accountStatus: z.string() });
+export type AccountStatus = z.infer<typeof accountStatus>;
+
+export const heartbeat = z.looseObject({ serviceStatus: z.string() });
+export type Heartbeat = z.infer<typeof heartbeat>;
+
+export const voucherOtp = z.looseObject({
+  type: z.optional(z.string()),
+  msisdn: z.optional(looseString),
+});
+export type VoucherOtp = z.infer<typeof voucherOtp>;

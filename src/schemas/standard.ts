@@ -1,0 +1,75 @@
+import * as z from 'zod/mini';
+import { amount, plainText } from './common';
+
+/**
+ * Standard-style disbursement (spec 2.4, limits in 8). Party `value` is sent as the
+ * identifier string: the specification leaves its serialization open.
+ */
+const PARTY_KEYS = [
+  'accountid',
+  'msisdn',
+  'identityalias',
+  'emailaddress',
+  'walletid',
+  'consumerno',
+] as const;
+
+const text256 = z
+  .string()
+  .check(
+    z.minLength(1, { error: 'must not be empty' }),
+    z.maxLength(256, { error: 'must be at most 256 characters' }),
+  );
+
+const partyEntry = z.strictObject({ key: z.enum(PARTY_KEYS), value: text256 });
+const creditEntry = z.strictObject({
+  key: z.literal('accountid', { error: 'must be "accountid": the only credit party key allowed' }),
+  value: text256,
+});
+
+const entries = <T extends z.ZodMiniType>(entry: T, what: string) =>
+  z
+    .array(entry)
+    .check(
+      z.minLength(1, { error: `needs at least 1 ${what}` }),
+      z.maxLength(10, { error: `must have at most 10 ${what}s` }),
+    );
+
+export const standardDisbursementBody = z.strictObject({
+  requestingOrganisationTransactionReference: z.optional(
+    plainText.check(z.maxLength(256, { error: 'must be at most 256 characters' })),
+  ),
+  debitParty: entries(partyEntry, 'entry'),
+  creditParty: z.optional(entries(creditEntry, 'entry')),
+  amount: amount.check(z.maxLength(23, { error: 'must be at most 23 characters' })),
+  currency: z.string().check(z.regex(/^[A-Z]{3}$/, { error: 'must be a three-letter code' })),
+  descriptionText: z.optional(
+    plainText.check(z.maxLength(160, { error: 'must be at most 160 characters' })),
+  ),
+  customData: z.optional(
+    z
+      .array(z.strictObject({ key: text256, value: text256 }))
+      .check(z.maxLength(20, { error: 'must have at most 20 entries' })),
+  ),
+});
+export type StandardDisbursementBody = z.infer<typeof standardDisbursementBody>;
+
+/** The 202 answer (spec 4.6); tolerant of missing fields. */
+export const standardAccepted = z.looseObject({
+  serverCorrelationId: z.optional(z.string()),
+  status: z.optional(z.string()),
+  notificationMethod: z.optional(z.string()),
+});
+
+/** What `standardDisbursement()` resolves to. */
+export interface StandardDisbursementAccepted {
+  /** X-CorrelationID sent (the caller's `referenceId`, or a generated UUID v4). */
+  correlationId: string;
+  serverCorrelationId: string;
+  /** Always `pending` at this stage (spec 4.6). */
+  status: string;
+  /** `callback` when X-Callback-Url was sent, else `polling`. */
+  notificationMethod: string;
+  /** The X-Callback-Url actually sent, if any. */
+  callbackUrl?: string;
+}
