@@ -115,10 +115,10 @@ async function waitForConsent(
   }
 }
 
-/** The CIBA error codes of the token endpoint, as the SDK's typed consent errors. */
-export function consentError(error: unknown): unknown {
+/** The CIBA error codes of the token endpoint, as the SDK's typed consent errors (named by auth_req_id). */
+export function consentError(error: unknown, authReqId: string): unknown {
   if (!isApiError(error)) return error;
-  const context = { operation: error.operation, referenceId: error.referenceId, cause: error };
+  const context = { operation: error.operation, referenceId: authReqId, cause: error };
   if (error.code === 'access_denied') {
     return new ConsentDeniedError(
       `${error.operation}: the account holder denied the consent request`,

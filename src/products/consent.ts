@@ -100,7 +100,7 @@ export class Consent {
         options,
       });
     } catch (error) {
-      throw consentError(error);
+      throw consentError(error, authReqId);
     }
     for (const secret of [data.access_token, data.refresh_token]) {
       if (secret) this.#ctx.config.scrubber.add(secret);

@@ -95,7 +95,7 @@ export class ProductApi {
     // Check the id up front so a bad one fails at once rather than after polling.
     const checked = this.#ctx.transport.check(op, { params: { referenceId } });
     if (checked) return Promise.reject(checked);
-    this.#track(op, referenceId);
+    if (!this.#ctx.operations.get(referenceId)?.lookup) this.#track(op, referenceId);
     return this.#ctx.poller.wait(
       {
         operation: op.name,
