@@ -1,16 +1,31 @@
 import {
   type Accepted,
   type AccessToken,
+  type AccountStatus,
   type ApiError,
   type Balance,
+  type CallbackEvent,
+  type CallbackHandler,
+  type CashTransferResult,
+  Collection,
+  type ConsentRequest,
   ConsentToken,
+  type DeliveryNotificationResult,
   type Final,
+  type Heartbeat,
   isApiError,
   isRateLimitError,
   MomoClient,
+  type NodeListener,
   type OperationPromise,
+  parseCallback,
+  Remittance,
+  type StandardDisbursementAccepted,
+  type Submitted,
   type TransactionResult,
   type TransferBody,
+  toNodeListener,
+  type UserInfo,
 } from 'momo-partner-sdk';
 import { describe, expectTypeOf, it } from 'vitest';
 
@@ -59,5 +74,79 @@ describe('public surface', () => {
     if (isApiError(error)) expectTypeOf(error).toEqualTypeOf<ApiError>();
     if (isRateLimitError(error))
       expectTypeOf(error.retryAfterMs).toEqualTypeOf<number | undefined>();
+  });
+
+  it('collection reads like its table in DESIGN', () => {
+    const payer = { partyIdType: 'MSISDN', partyId: '46733123999' } as const;
+    const pay = momo.collection.requestToPay({ amount: '1', currency: 'EUR', payer });
+    expectTypeOf(pay).toEqualTypeOf<OperationPromise<TransactionResult>>();
+    expectTypeOf(
+      momo.collection.requestToWithdraw({ amount: '1', currency: 'EUR', payer }).wait(),
+    ).resolves.toEqualTypeOf<Final<TransactionResult>>();
+    expectTypeOf(
+      momo.collection.redeemVoucher('v', { receiver: { msisdn: '46733123999' } }),
+    ).resolves.toEqualTypeOf<Submitted>();
+    expectTypeOf(
+      momo.collection.standardDisbursement({
+        debitParty: [{ key: 'msisdn', value: '46733123999' }],
+        amount: '1',
+        currency: 'EUR',
+      }),
+    ).resolves.toEqualTypeOf<StandardDisbursementAccepted>();
+    expectTypeOf(
+      momo.collection.sendDeliveryNotification('id', 'Thanks', { language: 'en' }),
+    ).resolves.toEqualTypeOf<DeliveryNotificationResult>();
+    expectTypeOf(momo.collection.getBalance('EUR')).resolves.toEqualTypeOf<Balance>();
+    expectTypeOf(momo.collection.getBalance()).resolves.toEqualTypeOf<Balance>();
+    expectTypeOf(
+      momo.collection.getAccountStatus('msisdn', '46733123999'),
+    ).resolves.toEqualTypeOf<AccountStatus>();
+    expectTypeOf(momo.collection.heartbeat()).resolves.toEqualTypeOf<Heartbeat>();
+    // @ts-expect-error identifier kinds are the four of 4.11
+    momo.collection.getAccountStatus('walletid', '1');
+    momo.collection.standardDisbursement({
+      debitParty: [{ key: 'msisdn', value: '1' }],
+      // @ts-expect-error the credit party key is accountid only
+      creditParty: [{ key: 'msisdn', value: '1' }],
+      amount: '1',
+      currency: 'EUR',
+    });
+    expectTypeOf(
+      new Collection({ baseUrl: 'https://x.test', targetEnvironment: 's' }),
+    ).toEqualTypeOf<Collection>();
+  });
+
+  it('remittance and consent', async () => {
+    const cash = momo.remittance.cashTransfer({
+      amount: '1',
+      orginatingCountry: 'SE',
+      originalAmount: '1',
+      originalCurrency: 'SEK',
+      payerIdentificationType: 'PASS',
+      payerIdentificationNumber: '123',
+    });
+    expectTypeOf(cash.wait()).resolves.toEqualTypeOf<Final<CashTransferResult>>();
+    const request = await momo.consent.authorize({
+      msisdn: '1',
+      scope: 'profile',
+      accessType: 'online',
+    });
+    expectTypeOf(request).toEqualTypeOf<ConsentRequest>();
+    expectTypeOf(request.wait()).resolves.toEqualTypeOf<ConsentToken>();
+    expectTypeOf(
+      momo.remittance.getUserInfo({ consent: await request.wait() }),
+    ).resolves.toEqualTypeOf<UserInfo>();
+    // @ts-expect-error user info needs { consent }
+    momo.remittance.getUserInfo();
+    expectTypeOf(
+      new Remittance({ baseUrl: 'https://x.test', targetEnvironment: 's' }),
+    ).toEqualTypeOf<Remittance>();
+  });
+
+  it('callbacks', () => {
+    const handler = momo.callbacks.handler({ onEvent: (event) => void event.confirmed });
+    expectTypeOf(handler).toEqualTypeOf<CallbackHandler>();
+    expectTypeOf(toNodeListener(handler)).toEqualTypeOf<NodeListener>();
+    expectTypeOf(parseCallback({})).toEqualTypeOf<CallbackEvent>();
   });
 });

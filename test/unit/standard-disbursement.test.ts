@@ -1,4 +1,9 @@
-import { isBadRequestError, isServerError, isValidationError } from 'momo-partner-sdk';
+import {
+  isBadRequestError,
+  isServerError,
+  isValidationError,
+  type StandardDisbursementBody,
+} from 'momo-partner-sdk';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { BASE, makeClient, tokenHandler, useFakeService } from '../support/fake-service';
@@ -7,7 +12,7 @@ const service = useFakeService();
 const PATH = '/collection/v1.2/mm/Transactions/Type/Disbursement';
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-const body = {
+const body: StandardDisbursementBody = {
   requestingOrganisationTransactionReference: 'order-77',
   debitParty: [{ key: 'msisdn', value: '46733123999' }],
   creditParty: [{ key: 'accountid', value: 'a5d0b0b4-5b3c-4c3e-9f61-1f0c6f0a8e11' }],
@@ -15,7 +20,7 @@ const body = {
   currency: 'EUR',
   descriptionText: 'Invoice 77',
   customData: [{ key: 'ownnote', value: 'paid in full' }],
-} as const;
+};
 
 const standardError = (status: number, errorCategory: string, errorCode: string) =>
   HttpResponse.json(
@@ -108,7 +113,7 @@ describe('collection.standardDisbursement (4.6)', () => {
       { creditParty: [{ key: 'msisdn', value: '46733123999' }] },
       'creditParty.0.key',
     ],
-    ['11 credit parties', { creditParty: Array(11).fill(body.creditParty[0]) }, 'creditParty'],
+    ['11 credit parties', { creditParty: Array(11).fill(body.creditParty?.[0]) }, 'creditParty'],
     ['a 24-character amount', { amount: `1${'0'.repeat(20)}.50` }, 'amount'],
     [
       'a 257-character reference',
@@ -119,7 +124,7 @@ describe('collection.standardDisbursement (4.6)', () => {
   ])('refuses %s with nothing sent', async (_, change, field) => {
     standardService();
     const error = await makeClient()
-      .collection.standardDisbursement({ ...body, ...change } as typeof body)
+      .collection.standardDisbursement({ ...body, ...change } as StandardDisbursementBody)
       .catch((e: unknown) => e);
     expect(isValidationError(error)).toBe(true);
     expect(error).toMatchObject({ field });
