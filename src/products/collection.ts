@@ -269,7 +269,7 @@ export class Collection {
   }
 
   /** GET /collection/v1_2/mm/accounts/{identifierType}/{identifier}/status */
-  getAccountStatus(
+  async getAccountStatus(
     identifierType: AccountIdentifierType,
     identifier: string,
     options?: RequestOptions,
