@@ -60,6 +60,8 @@ export function createCallbackHandler(
     if (request.method !== 'PUT' && request.method !== 'POST') {
       return answer(405, { error: 'callbacks are PUT or POST' }, { allow: 'PUT, POST' });
     }
+    const declared = Number(request.headers.get('content-length') ?? 0);
+    if (declared > MAX_BODY_BYTES) return answer(413, { error: 'body too large' });
     const text = await request.text();
     if (text.length > MAX_BODY_BYTES) return answer(413, { error: 'body too large' });
     let event: CallbackEvent;

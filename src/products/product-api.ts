@@ -1,3 +1,4 @@
+import { v4 as uuidv4 } from 'uuid';
 import type { ClientContext } from '../core/context';
 import type { Operation } from '../core/operation';
 import {
@@ -53,17 +54,21 @@ export class ProductApi {
     body: unknown,
     options: RequestOptions | undefined,
   ): OperationPromise<R> {
-    const accepted = this.#ctx.transport.call(op, { body, options }).then((res): Accepted<R> => {
-      const referenceId = res.referenceId as string;
-      const acceptedAt = Date.now();
-      this.#track(lookup, referenceId, op.name);
-      return {
-        referenceId,
-        ...(res.callbackUrl ? { callbackUrl: res.callbackUrl } : {}),
-        status: (o) => this.lookup(lookup, referenceId, o),
-        wait: (o) => this.waitFor(lookup, referenceId, o, acceptedAt),
-      };
-    });
+    const input = withReferenceId(options);
+    // Tracked before sending: a fast callback may arrive before the 202 is read.
+    if (input.referenceId) this.#track(lookup, input.referenceId, op.name);
+    const accepted = this.#ctx.transport
+      .call(op, { body, options: input.options })
+      .then((res): Accepted<R> => {
+        const referenceId = res.referenceId as string;
+        const acceptedAt = Date.now();
+        return {
+          referenceId,
+          ...(res.callbackUrl ? { callbackUrl: res.callbackUrl } : {}),
+          status: (o) => this.lookup(lookup, referenceId, o),
+          wait: (o) => this.waitFor(lookup, referenceId, o, acceptedAt),
+        };
+      });
     return toOperationPromise(accepted);
   }
 
@@ -72,9 +77,10 @@ export class ProductApi {
     op: Operation<unknown, TResult>,
     input: CallInput,
   ): Promise<Submitted & { result: CallResult<TResult> }> {
-    const result = await this.#ctx.transport.call(op, input);
+    const { options, referenceId: id } = withReferenceId(input.options as RequestOptions);
+    if (id) this.#ctx.operations.track(id, { operation: op.name });
+    const result = await this.#ctx.transport.call(op, { ...input, options });
     const referenceId = result.referenceId as string;
-    this.#ctx.operations.track(referenceId, { operation: op.name });
     return {
       referenceId,
       ...(result.callbackUrl ? { callbackUrl: result.callbackUrl } : {}),
@@ -117,3 +123,15 @@ export class ProductApi {
 }
 
 export const referenceIdParam = { referenceId: uuidV4 };
+
+/** Chooses the reference id up front (unless the options are malformed: prepare reports that). */
+function withReferenceId(options: RequestOptions | undefined) {
+  if (options !== undefined && (options === null || typeof options !== 'object')) {
+    return { options, referenceId: undefined };
+  }
+  const referenceId: unknown = options?.referenceId ?? uuidv4();
+  return {
+    options: { ...options, referenceId } as RequestOptions,
+    referenceId: typeof referenceId === 'string' ? referenceId : undefined,
+  };
+}
