@@ -98,6 +98,22 @@ describe('momo.callbacks.handler()', () => {
     expect(events).toEqual([]);
   });
 
+  it('knows an operation before its 202 is read, so an early callback is not refused', async () => {
+    depositService('SUCCESSFUL');
+    const momo = slowPolling();
+    const handler = momo.callbacks.handler();
+    let early: number | undefined;
+    service.server.use(
+      http.post(`${BASE}${DEPOSIT}`, async ({ request }) => {
+        const url = request.headers.get('x-callback-url') ?? '';
+        early = (await handler(callback(url, { status: 'SUCCESSFUL' }))).status;
+        return new Response(null, { status: 202 });
+      }),
+    );
+    await momo.disbursement.deposit(transferBody);
+    expect(early).toBe(200);
+  });
+
   it('accepts PUT and POST only', async () => {
     depositService('SUCCESSFUL');
     const momo = slowPolling();
