@@ -1,5 +1,5 @@
 import type { TxRecord } from './ledger';
-import { resultBody } from './results';
+import { renderResult } from './results';
 import type { SentCallback } from './types';
 
 interface MutableCallback {
@@ -23,13 +23,13 @@ export class CallbackSender {
     return this.records.map((record) => ({ ...record }));
   }
 
-  /** The body is the lookup body without referenceId, as MTN sends it. */
+  /** The body is the lookup body (or the operation's own) without referenceId, as MTN sends it. */
   send(tx: TxRecord): void {
     if (tx.callbackUrl === undefined) return;
     const record: MutableCallback = {
       url: tx.callbackUrl,
       method: tx.callbackMethod,
-      body: resultBody(tx, false),
+      body: renderResult(tx, false),
     };
     this.records.push(record);
     void this.deliver(record);

@@ -1,4 +1,5 @@
 import { CallbackSender } from './callbacks';
+import { ConsentStore } from './consent';
 import { FaultQueue } from './faults';
 import { authenticate, checkSubscriptionKey, checkTargetEnvironment } from './guards';
 import {
@@ -11,15 +12,28 @@ import {
   Rejection,
 } from './http';
 import { Ledger, toPublic } from './ledger';
+import { DeliveryLog } from './notifications';
 import { type ResolvedOptions, resolveOptions } from './options';
 import { type RouteContext, Router } from './router';
+import { collectionRoutes } from './routes/collection';
+import { consentRoutes } from './routes/consent';
 import { disbursementRoutes } from './routes/disbursement';
+import { remittanceRoutes } from './routes/remittance';
+import { standardRoutes } from './routes/standard';
+import { voucherRoutes } from './routes/vouchers';
 import { TokenStore } from './tokens';
 import type { RecordedRequest, SimCredentials, SimulatorOptions, SimulatorState } from './types';
 import { isMsisdn } from './validation';
 
-/** Every route the simulator serves. Collection, Remittance and consent join here. */
-const ROUTES = [...disbursementRoutes];
+/** Every route the simulator serves. */
+const ROUTES = [
+  ...disbursementRoutes,
+  ...collectionRoutes,
+  ...voucherRoutes,
+  ...standardRoutes,
+  ...consentRoutes,
+  ...remittanceRoutes,
+];
 
 /**
  * The framework-free simulator: state plus `handle(Request)`. The msw, fetch and
@@ -36,6 +50,11 @@ export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
   const ledger = new Ledger(options.settleMs, options.initialBalance, (tx) => callbacks.send(tx));
   const tokens = new TokenStore(options.tokenTtlSeconds);
   const faults = new FaultQueue();
+  const consents = new ConsentStore(
+    options.consentIntervalSeconds,
+    options.consentExpiresInSeconds,
+  );
+  const deliveries = new DeliveryLog();
   let requests: RecordedRequest[] = [];
   const basePath = new URL(options.baseUrl).pathname.replace(/\/+$/, '');
 
@@ -92,6 +111,8 @@ export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
         options,
         ledger,
         tokens,
+        consents,
+        deliveries,
       };
       return await route.handle(ctx);
     } catch (error) {
@@ -127,6 +148,18 @@ export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
       const { token, expiresIn } = tokens.issueConsent(msisdn, scope, Date.now());
       return { accessToken: token, expiresIn };
     },
+    get deliveryNotifications() {
+      return deliveries.all;
+    },
+    get consentRequests() {
+      return consents.snapshot(Date.now());
+    },
+    approveConsent(authReqId) {
+      consents.approve(authReqId);
+    },
+    denyConsent(authReqId) {
+      consents.deny(authReqId);
+    },
     inject(fault) {
       faults.inject(fault);
     },
@@ -134,6 +167,8 @@ export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
       ledger.reset();
       callbacks.reset();
       faults.reset();
+      consents.reset();
+      deliveries.reset();
       requests = [];
     },
   };

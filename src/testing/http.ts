@@ -63,3 +63,41 @@ export function faultResponse(
   }
   return json(status, body, headers);
 }
+
+/** Error body of spec 7.2 (standard-style endpoints). */
+export function mmError(
+  status: number,
+  errorCategory: string,
+  errorCode: string,
+  errorDescription: string,
+): Response {
+  return json(status, {
+    errorCategory,
+    errorCode,
+    errorDescription,
+    errorDateTime: new Date().toISOString(),
+  });
+}
+
+export function rejectMm(
+  status: number,
+  errorCategory: string,
+  errorCode: string,
+  errorDescription: string,
+): never {
+  throw new Rejection(mmError(status, errorCategory, errorCode, errorDescription));
+}
+
+/** A 400 in the 7.2 format, Validation category. */
+export function invalidMm(errorCode: string, errorDescription: string): never {
+  return rejectMm(400, 'Validation', errorCode, errorDescription);
+}
+
+/** OAuth 2.0 / CIBA error body (RFC 6749 5.2): `{error, error_description}`. */
+export function oauthError(status: number, error: string, description: string): Response {
+  return json(status, { error, error_description: description });
+}
+
+export function rejectOauth(error: string, description: string): never {
+  throw new Rejection(oauthError(400, error, description));
+}

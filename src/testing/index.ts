@@ -12,6 +12,8 @@ import type { ListeningServer, ListenOptions, SimulatorOptions, SimulatorState }
 
 export type {
   ConsentGrant,
+  ConsentRequestInfo,
+  DeliveryNotification,
   Fault,
   ListeningServer,
   ListenOptions,
@@ -69,6 +71,14 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     },
     settle: (referenceId, status, reason) => engine.settle(referenceId, status, reason),
     grantConsent: (consent) => engine.grantConsent(consent),
+    get deliveryNotifications() {
+      return engine.deliveryNotifications;
+    },
+    get consentRequests() {
+      return engine.consentRequests;
+    },
+    approveConsent: (authReqId) => engine.approveConsent(authReqId),
+    denyConsent: (authReqId) => engine.denyConsent(authReqId),
     inject: (fault) => engine.inject(fault),
     reset: () => engine.reset(),
   };

@@ -2,12 +2,13 @@ import { add, compare, type Decimal, formatDecimal, parseDecimal, subtract } fro
 import { type PlannedOutcome, reason as reasonFor } from './outcomes';
 import type { Operation, Party, Product, Reason, SimTransaction, TransactionStatus } from './types';
 
-/** What a result body shows of the request (MTN's TransferResult fields). */
+/** What a result body shows of the request (MTN's TransferResult / RequestToPayResult fields). */
 export interface TxFields {
   amount: string;
   currency: string;
   externalId?: string;
   payee?: Party;
+  payer?: Party;
   payerMessage?: string;
   payeeNote?: string;
 }
@@ -30,6 +31,8 @@ export interface TxRecord extends TxFields {
   readonly check?: (tx: TxRecord, ledger: Ledger) => Reason | undefined;
   /** Extra data a route keeps (e.g. referenceIdToRefund). */
   readonly extra?: Readonly<Record<string, string>>;
+  /** The lookup and callback body, when it is not the TransferResult shape. */
+  readonly render?: (tx: TxRecord) => Record<string, unknown>;
   status: TransactionStatus;
   reason: Reason | undefined;
   finalizedAt: number | undefined;

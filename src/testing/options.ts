@@ -14,6 +14,9 @@ export interface ResolvedOptions {
   readonly currency: string;
   readonly initialBalance: string;
   readonly callbackFetch: typeof fetch | undefined;
+  readonly deliveryNotificationWindowMs: number;
+  readonly consentIntervalSeconds: number;
+  readonly consentExpiresInSeconds: number;
 }
 
 export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions {
@@ -27,12 +30,27 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions 
     currency: options.currency ?? 'EUR',
     initialBalance: options.initialBalance ?? '1000000.00',
     callbackFetch: options.callbackFetch,
+    deliveryNotificationWindowMs: options.deliveryNotificationWindowMs ?? 24 * 60 * 60 * 1000,
+    consentIntervalSeconds: options.consentIntervalSeconds ?? 1,
+    consentExpiresInSeconds: options.consentExpiresInSeconds ?? 120,
   };
   check(URL.canParse(resolved.baseUrl), 'baseUrl must be an absolute URL');
   check(nonNegative(resolved.settleMs), 'settleMs must be a finite number >= 0');
   check(nonNegative(resolved.tokenTtlSeconds), 'tokenTtlSeconds must be a finite number >= 0');
   check(/^[A-Z]{3}$/.test(resolved.currency), 'currency must be three capitals');
   check(isDecimal(resolved.initialBalance), 'initialBalance must be a decimal string');
+  check(
+    nonNegative(resolved.deliveryNotificationWindowMs),
+    'deliveryNotificationWindowMs must be a finite number >= 0',
+  );
+  check(
+    nonNegative(resolved.consentIntervalSeconds),
+    'consentIntervalSeconds must be a finite number >= 0',
+  );
+  check(
+    nonNegative(resolved.consentExpiresInSeconds),
+    'consentExpiresInSeconds must be a finite number >= 0',
+  );
   return resolved;
 }
 

@@ -12,6 +12,8 @@ export const REASONS = {
   EXPIRED: 'The transaction has expired.',
   NOT_ENOUGH_FUNDS: 'The payer does not have enough funds.',
   PAYEE_NOT_FOUND: 'The payee could not be found.',
+  PAYER_NOT_FOUND: 'The payer could not be found.',
+  NOT_FOUND: 'The voucher was not found.',
 } as const;
 
 export function reason(code: keyof typeof REASONS): Reason {
@@ -32,7 +34,20 @@ export const MAGIC_PARTY_IDS: Readonly<Record<string, PlannedOutcome>> = {
   '46733123456': { kind: 'fail', reason: reason('PAYEE_NOT_FOUND') },
 };
 
-export function planOutcome(party: Party | undefined): PlannedOutcome {
+/** The magic outcome of an MSISDN (a leading `+` is ignored). */
+export function planForMsisdn(msisdn: string, role: 'payee' | 'payer' = 'payee'): PlannedOutcome {
+  const plan = MAGIC_PARTY_IDS[msisdn.replace(/^\+/, '')] ?? { kind: 'normal' };
+  // The not-found number names the party that decides: a payer on collections.
+  if (role === 'payer' && plan.kind === 'fail' && plan.reason.code === 'PAYEE_NOT_FOUND') {
+    return { kind: 'fail', reason: reason('PAYER_NOT_FOUND') };
+  }
+  return plan;
+}
+
+export function planOutcome(
+  party: Party | undefined,
+  role: 'payee' | 'payer' = 'payee',
+): PlannedOutcome {
   if (party?.partyIdType !== 'MSISDN') return { kind: 'normal' };
-  return MAGIC_PARTY_IDS[party.partyId.replace(/^\+/, '')] ?? { kind: 'normal' };
+  return planForMsisdn(party.partyId, role);
 }

@@ -1,4 +1,6 @@
+import type { ConsentStore } from './consent';
 import type { Ledger } from './ledger';
+import type { DeliveryLog } from './notifications';
 import type { ResolvedOptions } from './options';
 import type { TokenRecord, TokenStore } from './tokens';
 import type { Product } from './types';
@@ -27,6 +29,8 @@ export interface RouteContext {
   readonly options: ResolvedOptions;
   readonly ledger: Ledger;
   readonly tokens: TokenStore;
+  readonly consents: ConsentStore;
+  readonly deliveries: DeliveryLog;
 }
 
 export type RouteHandler = (ctx: RouteContext) => Response | Promise<Response>;

@@ -2,13 +2,19 @@
 
 export type Product = 'disbursement' | 'collection' | 'remittance';
 
-/** Every kind of transaction the simulator stores. Collection and Remittance come later. */
+/** Every kind of transaction the simulator stores. */
 export type Operation =
   | 'disbursement.transfer'
   | 'disbursement.deposit'
   | 'disbursement.refund'
   | 'disbursement.transferWithConsent'
-  | 'disbursement.merchantPaymentWithConsent';
+  | 'disbursement.merchantPaymentWithConsent'
+  | 'collection.requestToPay'
+  | 'collection.requestToWithdraw'
+  | 'collection.redeemVoucher'
+  | 'collection.standardDisbursement'
+  | 'remittance.transfer'
+  | 'remittance.cashTransfer';
 
 export type TransactionStatus = 'PENDING' | 'SUCCESSFUL' | 'FAILED';
 
@@ -41,6 +47,12 @@ export interface SimulatorOptions {
   initialBalance?: string;
   /** Sends the callbacks; default `globalThis.fetch`, looked up at send time. */
   callbackFetch?: typeof fetch;
+  /** How long after a request to pay became final a delivery notification is allowed. Default 24 h. */
+  deliveryNotificationWindowMs?: number;
+  /** `interval` answered by bc-authorize (seconds between consent-token polls). Default 1. */
+  consentIntervalSeconds?: number;
+  /** `expires_in` answered by bc-authorize (lifetime of an auth_req_id). Default 120. */
+  consentExpiresInSeconds?: number;
 }
 
 export interface SimCredentials {
@@ -112,6 +124,33 @@ export interface ListeningServer {
   close(): Promise<void>;
 }
 
+/** A delivery notification the simulator accepted (200). */
+export interface DeliveryNotification {
+  readonly referenceId: string;
+  readonly message: string;
+  readonly language?: string;
+}
+
+/**
+ * A consent request (bc-authorize). `approved` once the account holder approved (by the
+ * MSISDN rule on a poll, or `approveConsent()`); `tokenIssued` once a token was handed out.
+ */
+export interface ConsentRequestInfo {
+  readonly authReqId: string;
+  readonly msisdn: string;
+  readonly scope: string;
+  readonly accessType: 'online' | 'offline';
+  readonly status: 'pending' | 'approved' | 'denied' | 'expired';
+  readonly tokenIssued: boolean;
+  /** Token requests received for this auth_req_id, all answers counted. */
+  readonly polls: number;
+  /** Current polling interval in seconds (grows by 5 with each slow_down). */
+  readonly interval: number;
+  /** Epoch milliseconds when the auth_req_id expires. */
+  readonly expiresAt: number;
+  readonly callbackUrl?: string;
+}
+
 export interface ConsentGrant {
   accessToken: string;
   expiresIn: number;
@@ -132,8 +171,19 @@ export interface SimulatorState {
   settle(referenceId: string, status: 'SUCCESSFUL' | 'FAILED', reason?: Reason): void;
   /** A consent token that the oauth2 endpoints accept, for this account holder. */
   grantConsent(options: { msisdn: string; scope?: string }): ConsentGrant;
+  /** Every accepted delivery notification, in order. */
+  readonly deliveryNotifications: readonly DeliveryNotification[];
+  /** Snapshot of every consent request (bc-authorize), in order. */
+  readonly consentRequests: readonly ConsentRequestInfo[];
+  /** The account holder approves: the next on-time token poll gets the token. */
+  approveConsent(authReqId: string): void;
+  /** The account holder denies: token polls answer access_denied. */
+  denyConsent(authReqId: string): void;
   /** Arms a one-shot fault; faults are consumed in order by the requests they match. */
   inject(fault: Fault): void;
-  /** Forgets transactions, callbacks, requests and faults; restores the balances. */
+  /**
+   * Forgets transactions, callbacks, requests, faults, delivery notifications and consent
+   * requests; restores the balances. Issued tokens stay valid.
+   */
   reset(): void;
 }

@@ -11,6 +11,29 @@ const TEXT_FORBIDDEN = /['&<>\p{Cc}]/u;
 /** MTN rejects payerMessage / payeeNote longer than this. */
 const TEXT_MAX = 160;
 
+/** Identification types of spec 2.3 and 2.6 (cash transfer payer, voucher receiver). */
+export const IDENTIFICATION_TYPES: readonly string[] = [
+  'PASS',
+  'CPFA',
+  'SRSA',
+  'NRIN',
+  'OTHR',
+  'DRLC',
+  'SOCS',
+  'AREG',
+  'IDCD',
+  'EMID',
+];
+
+/** Restricted-string rule: none of the characters MTN rejects in free text. */
+export function hasForbiddenText(value: string): boolean {
+  return TEXT_FORBIDDEN.test(value);
+}
+
+export function isEmail(value: unknown): value is string {
+  return typeof value === 'string' && EMAIL.test(value);
+}
+
 export function isMsisdn(value: unknown): value is string {
   return typeof value === 'string' && MSISDN.test(value);
 }
@@ -89,6 +112,47 @@ export function textField(
   if (TEXT_FORBIDDEN.test(value)) {
     return badRequest(`${field} must not contain ', &, <, > or control characters.`);
   }
+  return value;
+}
+
+/** externalId, payerMessage and payeeNote, each only when given. */
+export function optionalTexts(body: Record<string, unknown>): {
+  externalId?: string;
+  payerMessage?: string;
+  payeeNote?: string;
+} {
+  const externalId = textField(body, 'externalId');
+  const payerMessage = textField(body, 'payerMessage');
+  const payeeNote = textField(body, 'payeeNote');
+  return {
+    ...(externalId !== undefined ? { externalId } : {}),
+    ...(payerMessage !== undefined ? { payerMessage } : {}),
+    ...(payeeNote !== undefined ? { payeeNote } : {}),
+  };
+}
+
+/** An optional string field; `check` adds a format rule. `label` names it in the message. */
+export function optionalString(
+  body: Record<string, unknown>,
+  field: string,
+  check?: { test: (value: string) => boolean; rule: string },
+  label = field,
+): string | undefined {
+  const value = body[field];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') return badRequest(`${label} must be a string.`);
+  if (check && !check.test(value)) return badRequest(`${label} must be ${check.rule}.`);
+  return value;
+}
+
+/** A required, non-empty string field. */
+export function requiredString(
+  body: Record<string, unknown>,
+  field: string,
+  check?: { test: (value: string) => boolean; rule: string },
+): string {
+  const value = optionalString(body, field, check);
+  if (value === undefined || value === '') return badRequest(`${field} is required.`);
   return value;
 }
 

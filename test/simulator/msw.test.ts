@@ -48,6 +48,31 @@ describe('simulator: msw handlers', () => {
     expect(sim.transactions).toHaveLength(1);
   });
 
+  it('serves the collection, consent and remittance endpoints too', async () => {
+    const client = rawClient(sim, fetch);
+    const heartbeat = await client.send('GET', '/collection/v1.2/mm/Heartbeat');
+    expect(await heartbeat.json()).toEqual({ serviceStatus: 'available' });
+    const withdraw = await client.create(
+      '/collection/v2_0/requesttowithdraw',
+      { amount: '5', currency: 'EUR', payer: { partyIdType: 'MSISDN', partyId: '46700000001' } },
+      { method: 'PUT', callbackUrl: 'https://partner.example/momo/w' },
+    );
+    expect(withdraw.response.status).toBe(202);
+    const authorize = await client.send(
+      'POST',
+      '/collectionwithnewcapabilities/v1_0/bc-authorize',
+      {
+        headers: {
+          Authorization: `Bearer ${await client.token('collection')}`,
+          'Content-Type': 'application/x-www-form-urlencoded',
+        },
+        body: 'login_hint=ID%3A46700000001%2FMSISDN&scope=profile&access_type=online',
+      },
+    );
+    expect(await authorize.json()).toMatchObject({ interval: 1, expires_in: 120 });
+    await vi.waitFor(() => expect(received).toEqual([{ method: 'PUT', body: expect.anything() }]));
+  });
+
   it('answers a status fault', async () => {
     sim.inject({ kind: 'status', status: 503 });
     const response = await rawClient(sim, fetch).send('GET', '/disbursement/v1_0/account/balance');

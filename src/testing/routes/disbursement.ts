@@ -6,15 +6,15 @@ import {
   amountField,
   currencyField,
   objectBody,
+  optionalTexts,
   partyField,
-  textField,
   uuidField,
 } from '../validation';
 import { balanceRoute, basicUserInfoRoute, tokenRoute } from './common';
 import { createTransaction, lookupTransaction, type ParsedCreate } from './transactions';
 
 /** Transfer and deposit body (spec 2.2). */
-function transferBody(raw: unknown, ctx: RouteContext): ParsedCreate {
+export function transferBody(raw: unknown, ctx: RouteContext): ParsedCreate {
   const body = objectBody(raw);
   return {
     amount: amountField(body),
@@ -48,17 +48,6 @@ function consentBody(raw: unknown, ctx: RouteContext): ParsedCreate {
     amount,
     currency: ctx.options.currency,
     payee: { partyIdType: 'MSISDN', partyId: msisdn },
-  };
-}
-
-function optionalTexts(body: Record<string, unknown>): Partial<ParsedCreate> {
-  const externalId = textField(body, 'externalId');
-  const payerMessage = textField(body, 'payerMessage');
-  const payeeNote = textField(body, 'payeeNote');
-  return {
-    ...(externalId !== undefined ? { externalId } : {}),
-    ...(payerMessage !== undefined ? { payerMessage } : {}),
-    ...(payeeNote !== undefined ? { payeeNote } : {}),
   };
 }
 
@@ -143,7 +132,7 @@ export const disbursementRoutes: readonly Route[] = [
       effect: 'debit',
       parse: refundBody,
       // Decided by the refund rules and the balance only, not by the shown payee.
-      outcomeByPayee: false,
+      outcomeBy: 'none',
       check: refundCheck,
     }),
   },

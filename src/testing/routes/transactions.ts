@@ -1,7 +1,7 @@
 import { badRequest, codeError, empty, json, reject } from '../http';
 import type { Ledger, TxFields, TxRecord } from '../ledger';
-import { planOutcome } from '../outcomes';
-import { resultBody } from '../results';
+import { type PlannedOutcome, planOutcome } from '../outcomes';
+import { renderResult } from '../results';
 import type { RouteContext, RouteHandler } from '../router';
 import type { Operation, Reason } from '../types';
 import { isAnyUuid, isUuidV4 } from '../validation';
@@ -9,6 +9,10 @@ import { isAnyUuid, isUuidV4 } from '../validation';
 /** What a creating route reads from the request. */
 export interface ParsedCreate extends TxFields {
   readonly extra?: Readonly<Record<string, string>>;
+  /** Overrides the magic-id outcome (e.g. an unknown voucher). */
+  readonly plan?: PlannedOutcome;
+  /** The lookup and callback body, when it is not the TransferResult shape. */
+  readonly render?: (tx: TxRecord) => Record<string, unknown>;
 }
 
 export interface CreateSpec {
@@ -18,8 +22,8 @@ export interface CreateSpec {
   readonly effect: 'debit' | 'credit';
   /** Validates the body (throwing a Rejection) and returns the stored fields. */
   readonly parse: (body: unknown, ctx: RouteContext) => ParsedCreate;
-  /** Whether the payee's magic party id decides the outcome (default true). */
-  readonly outcomeByPayee?: boolean;
+  /** Whose magic party id decides the outcome (default the payee). */
+  readonly outcomeBy?: 'payee' | 'payer' | 'none';
   /** Checked when the transaction becomes final; a reason makes it FAILED. */
   readonly check?: (tx: TxRecord, ledger: Ledger) => Reason | undefined;
 }
@@ -41,11 +45,16 @@ function referenceIdHeader(ctx: RouteContext): string {
   return value;
 }
 
+/** Whether the value is an absolute http(s) URL. */
+export function isHttpUrl(value: string): boolean {
+  const url = URL.canParse(value) ? new URL(value) : undefined;
+  return url?.protocol === 'http:' || url?.protocol === 'https:';
+}
+
 function callbackUrlHeader(ctx: RouteContext): string | undefined {
   const value = ctx.headers.get('x-callback-url');
   if (value === null || value === '') return undefined;
-  const url = URL.canParse(value) ? new URL(value) : undefined;
-  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+  if (!isHttpUrl(value)) {
     return reject(400, 'INVALID_CALLBACK_URL_HOST', 'X-Callback-Url must be an http(s) URL.');
   }
   return value;
@@ -60,7 +69,7 @@ export function createTransaction(spec: CreateSpec): RouteHandler {
     const referenceId = referenceIdHeader(ctx);
     const callbackUrl = callbackUrlHeader(ctx);
     const body = jsonBody(ctx);
-    const { extra, ...fields } = spec.parse(body, ctx);
+    const { extra, plan, render, ...fields } = spec.parse(body, ctx);
     if (ctx.ledger.has(referenceId)) {
       return codeError(
         409,
@@ -77,15 +86,21 @@ export function createTransaction(spec: CreateSpec): RouteHandler {
         body,
         callbackUrl,
         callbackMethod: spec.callbackMethod,
-        plan: spec.outcomeByPayee === false ? { kind: 'normal' } : planOutcome(fields.payee),
+        plan: plan ?? planFor(spec.outcomeBy ?? 'payee', fields),
         effect: spec.effect,
         ...(spec.check ? { check: spec.check } : {}),
         ...(extra ? { extra } : {}),
+        ...(render ? { render } : {}),
       },
       ctx.now,
     );
     return empty(202);
   };
+}
+
+function planFor(by: 'payee' | 'payer' | 'none', fields: TxFields): PlannedOutcome {
+  if (by === 'none') return { kind: 'normal' };
+  return by === 'payer' ? planOutcome(fields.payer, 'payer') : planOutcome(fields.payee);
 }
 
 /**
@@ -103,6 +118,6 @@ export function lookupTransaction(
     if (!tx || !operations.includes(tx.operation)) {
       return codeError(404, 'RESOURCE_NOT_FOUND', 'Requested resource was not found.');
     }
-    return json(200, resultBody(tx, options.withReferenceId ?? false));
+    return json(200, renderResult(tx, options.withReferenceId ?? false));
   };
 }
