@@ -1,6 +1,6 @@
 // Imports the built package the way a partner would, from a scratch consumer outside
-// the project: ESM import and CJS require of both entry points, and a deposit awaited
-// to SUCCESSFUL against the simulator through the built code.
+// the project: ESM import and CJS require of both entry points, and a deposit, a request
+// to pay and the consent flow run against the simulator through the built code.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ try {
   symlinkSync(root, join(scratch, 'node_modules', 'momo-partner-sdk'), 'dir');
 
   const journey = `
-    const sim = createSimulator({ settleMs: 10 });
+    const sim = createSimulator({ settleMs: 10, consentIntervalSeconds: 0.01 });
     const momo = sim.client();
     const result = await momo.disbursement
       .deposit({ amount: '5', currency: 'EUR', externalId: 'pkg', payee: { partyIdType: 'MSISDN', partyId: '46733123999' } })
@@ -22,6 +22,13 @@ try {
     const error = await momo.disbursement.deposit({ amount: '-1', currency: 'EUR', payee: { partyIdType: 'MSISDN', partyId: '46733123999' } }).catch((e) => e);
     if (!(error instanceof ValidationError) || !isValidationError(error)) throw new Error('ValidationError class identity broken');
     if (sim.transactions.length !== 1) throw new Error('expected one transaction');
+    const paid = await momo.collection
+      .requestToPay({ amount: '7', currency: 'EUR', payer: { partyIdType: 'MSISDN', partyId: '46733123999' } })
+      .wait();
+    if (paid.status !== 'SUCCESSFUL') throw new Error('request to pay did not succeed');
+    const consent = await (await momo.consent.authorize({ msisdn: '46733123999', scope: 'profile', accessType: 'online' })).wait();
+    const info = await momo.remittance.getUserInfo({ consent });
+    if (info.sub !== '46733123999') throw new Error('user info with consent not read');
   `;
   writeFileSync(
     join(scratch, 'esm.mjs'),
@@ -31,7 +38,7 @@ try {
      if (typeof MomoClient !== 'function') throw new Error('no MomoClient');
      // Error names survive bundling: guards and messages rely on them.
      for (const [name, value] of Object.entries(sdk)) {
-       if (/^[A-Z]w*Error$/.test(name) && value.name !== name) throw new Error(name + ' is called ' + value.name);
+       if (/^[A-Z]\\w*Error$/.test(name) && value.name !== name) throw new Error(name + ' is called ' + value.name);
      }
      ${journey}
      console.log('esm ok');`,

@@ -1,34 +1,12 @@
 import { ConsentToken } from 'momo-partner-sdk';
-import { createSimulator, type RecordedRequest } from 'momo-partner-sdk/testing';
-import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useWireSimulator } from '../support/wire';
 
 // Wire tests: the real client, through msw, against the simulator's handlers. Each test
 // asserts what went over the wire (method, exact path, headers, body) and what came back.
-const sim = createSimulator({ settleMs: 0 });
-const callbacks: Array<{ method: string; path: string; body: unknown }> = [];
-const server = setupServer(
-  ...sim.handlers,
-  http.all('https://partner.test/momo/*', async ({ request }) => {
-    callbacks.push({
-      method: request.method,
-      path: new URL(request.url).pathname,
-      body: await request.json(),
-    });
-    return new HttpResponse(null, { status: 200 });
-  }),
-);
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => {
-  sim.reset();
-  callbacks.length = 0;
-});
-afterAll(() => server.close());
-
-const { subscriptionKey, apiUser, targetEnvironment, baseUrl } = sim.credentials;
-const momo = () => sim.client({ fetch: (input, init) => globalThis.fetch(input, init) }); // through msw, not sim.fetch
-const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const { sim, momo, callbacks, sent, only, expectBearerCall, expectCreate, expectLookup } =
+  useWireSimulator();
+const { subscriptionKey, apiUser, baseUrl } = sim.credentials;
 const payee = { partyIdType: 'MSISDN', partyId: '46733123999' } as const;
 const body = {
   amount: '100',
@@ -38,32 +16,6 @@ const body = {
   payerMessage: 'Hi',
   payeeNote: 'Yo',
 };
-
-const sent = (method: string, path: string): RecordedRequest[] =>
-  sim.requests.filter((r) => r.method === method && r.path === path);
-function only(method: string, path: string): RecordedRequest {
-  const matching = sent(method, path);
-  expect(matching, `${method} ${path}`).toHaveLength(1);
-  return matching[0] as RecordedRequest;
-}
-function expectBearerCall(request: RecordedRequest, token = /^Bearer \S+$/) {
-  expect(request.headers.authorization).toMatch(token);
-  expect(request.headers['ocp-apim-subscription-key']).toBe(subscriptionKey);
-  expect(request.headers['x-target-environment']).toBe(targetEnvironment);
-}
-function expectCreate(request: RecordedRequest, referenceId: string, json: unknown) {
-  expectBearerCall(request);
-  expect(request.headers['x-reference-id']).toBe(referenceId);
-  expect(referenceId).toMatch(UUID_V4);
-  expect(request.headers['content-type']).toBe('application/json');
-  expect(request.body).toEqual(json);
-}
-function expectLookup(request: RecordedRequest) {
-  expectBearerCall(request);
-  expect(request.headers['x-reference-id']).toBeUndefined();
-  expect(request.headers['content-type']).toBeUndefined();
-  expect(request.body).toBeUndefined();
-}
 
 describe('Disbursement on the wire', () => {
   it('POST /disbursement/token/ with Basic credentials and no body (4.7)', async () => {
