@@ -43,6 +43,8 @@ export interface ConsentPolling {
   authReqId: string;
   interval: number | undefined;
   expiresIn: number | undefined;
+  /** Used when the service sends no `expires_in`. */
+  defaultExpiresIn: number;
   receivedAt: number;
   getToken(signal: AbortSignal | undefined): Promise<ConsentToken>;
   sleep(ms: number, signal: AbortSignal | undefined): Promise<void>;
@@ -55,7 +57,10 @@ export function consentRequest(polling: ConsentPolling): ConsentRequest {
     polling.interval !== undefined && polling.interval > 0
       ? polling.interval
       : DEFAULT_INTERVAL_SECONDS;
-  const expiresIn = polling.expiresIn ?? 0;
+  const expiresIn =
+    polling.expiresIn !== undefined && polling.expiresIn > 0
+      ? polling.expiresIn
+      : polling.defaultExpiresIn;
   const expiresAt = polling.receivedAt + expiresIn * 1000;
   return {
     authReqId: polling.authReqId,
@@ -94,11 +99,13 @@ async function waitForConsent(
       });
     }
     await polling.sleep(Math.max(0, nextAt - Date.now()), options.signal);
-    lastPollAt = Date.now();
     polls++;
     try {
       return await polling.getToken(options.signal);
     } catch (error) {
+      // Counted from the answer, not the request: however the network delays requests,
+      // the service never sees two polls closer than `interval`.
+      lastPollAt = Date.now();
       if (options.signal?.aborted) throw options.signal.reason;
       const code = isApiError(error) ? error.code : undefined;
       if (code === 'slow_down') intervalSeconds += SLOW_DOWN_SECONDS;

@@ -1,3 +1,4 @@
+import * as z from 'zod/mini';
 import { AccessToken } from '../auth/access-token';
 import { contextOf } from '../core/context';
 import { defineOperation } from '../core/operation';
@@ -83,7 +84,7 @@ const op = {
     method: 'POST',
     path: '/collection/v1.2/mm/Transactions/Type/Disbursement',
     body: standardDisbursementBody,
-    result: standardAccepted,
+    result: z.optional(standardAccepted), // tolerant: a 202 without its body is still accepted
     // A repeated X-CorrelationID is answered DuplicateRequest (spec 7.2), not 409.
     landed: ({ status, code }) => (status === 400 || status === 409) && code === 'DuplicateRequest',
   }), // 4.6

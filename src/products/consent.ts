@@ -80,6 +80,7 @@ export class Consent {
       authReqId: data.auth_req_id,
       interval: data.interval,
       expiresIn: data.expires_in,
+      defaultExpiresIn: this.#ctx.config.polling.timeoutMs / 1000,
       receivedAt: Date.now(),
       getToken: (signal) => this.getToken(data.auth_req_id, signal ? { signal } : {}),
       sleep: (ms, signal) => this.#ctx.poller.sleep(ms, signal),

@@ -155,6 +155,19 @@ describe('ConsentRequest.wait()', () => {
     expect(pending.map((p) => p.intervalSeconds)).toEqual([5, 10, 10]);
   });
 
+  it('without expires_in, waits up to polling.timeoutMs', async () => {
+    fake();
+    consentService({ interval: 1, expiresIn: 0 }, 'authorization_pending');
+    const momo = makeClient({ polling: { timeoutMs: 10_000 } });
+    const consent = await momo.consent.authorize(request);
+    expect(consent.expiresIn).toBe(10);
+    const outcome = consent.wait().catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(vi.getTimerCount()).toBe(1); // still waiting
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(isConsentExpiredError(await outcome)).toBe(true);
+  });
+
   it('throws ConsentDeniedError on access_denied', async () => {
     fake();
     consentService({ interval: 2 }, 'authorization_pending', 'access_denied');

@@ -131,6 +131,17 @@ describe('collection.standardDisbursement (4.6)', () => {
     expect(service.seen).toHaveLength(0);
   });
 
+  it('accepts a 202 without its body, filling the answer from what was sent', async () => {
+    standardService(() => new Response(null, { status: 202 }));
+    const accepted = await makeClient().collection.standardDisbursement(body);
+    expect(accepted).toEqual({
+      correlationId: expect.stringMatching(UUID_V4),
+      serverCorrelationId: accepted.correlationId,
+      status: 'pending',
+      notificationMethod: 'polling',
+    });
+  });
+
   it('maps a 7.2 error into the error tree with .category', async () => {
     standardService(() => standardError(400, 'BusinessRule', 'InsufficientFunds'));
     const error = await makeClient()
