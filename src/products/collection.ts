@@ -1,6 +1,5 @@
 import * as z from 'zod/mini';
-import { AccessToken } from '../auth/access-token';
-import { contextOf } from '../core/context';
+import type { AccessToken } from '../auth/access-token';
 import { defineOperation } from '../core/operation';
 import type { OperationPromise } from '../core/operation-promise';
 import type { MomoClientOptions, RequestOptions } from '../core/options';
@@ -163,12 +162,10 @@ export interface DeliveryNotificationOptions extends RequestOptions {
 
 /** Collection: get paid by consumers, vouchers, notifications and account queries. */
 export class Collection {
-  readonly #ctx;
   readonly #api: ProductApi;
 
   constructor(options: MomoClientOptions) {
-    this.#ctx = contextOf(options);
-    this.#api = new ProductApi(this.#ctx);
+    this.#api = ProductApi.of(options);
   }
 
   /** POST /collection/v1_0/requesttopay: the payer is asked to approve. */
@@ -312,10 +309,8 @@ export class Collection {
   }
 
   /** POST /collection/token/ (Basic), served from the shared cache unless `forceRefresh`. */
-  async getAccessToken(options: { forceRefresh?: boolean } = {}): Promise<AccessToken> {
-    return new AccessToken(
-      await this.#ctx.auth.accessToken(product, options.forceRefresh === true),
-    );
+  getAccessToken(options?: { forceRefresh?: boolean }): Promise<AccessToken> {
+    return this.#api.accessToken(product, options);
   }
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {

@@ -1,6 +1,5 @@
 import { type ConsentRequest, consentError, consentRequest } from '../auth/consent-request';
 import { ConsentToken } from '../auth/consent-token';
-import { contextOf } from '../core/context';
 import { defineOperation } from '../core/operation';
 import type { MomoClientOptions, RequestOptions } from '../core/options';
 import { checkCallbackUrl } from '../core/url';
@@ -44,12 +43,10 @@ const op = {
 
 /** The consent (CIBA) flow: ask the account holder, then collect their consent token. */
 export class Consent {
-  readonly #ctx;
   readonly #api: ProductApi;
 
   constructor(options: MomoClientOptions) {
-    this.#ctx = contextOf(options);
-    this.#api = new ProductApi(this.#ctx);
+    this.#api = ProductApi.of(options);
   }
 
   /** POST /collectionwithnewcapabilities/v1_0/bc-authorize (form, Bearer). */
@@ -80,10 +77,10 @@ export class Consent {
       authReqId: data.auth_req_id,
       interval: data.interval,
       expiresIn: data.expires_in,
-      defaultExpiresIn: this.#ctx.config.polling.timeoutMs / 1000,
+      defaultExpiresIn: this.#api.context.config.polling.timeoutMs / 1000,
       receivedAt: Date.now(),
       getToken: (signal) => this.getToken(data.auth_req_id, signal ? { signal } : {}),
-      sleep: (ms, signal) => this.#ctx.poller.sleep(ms, signal),
+      sleep: (ms, signal) => this.#api.context.poller.sleep(ms, signal),
     });
   }
 
@@ -104,7 +101,7 @@ export class Consent {
       throw consentError(error, authReqId);
     }
     for (const secret of [data.access_token, data.refresh_token]) {
-      if (secret) this.#ctx.config.scrubber.add(secret);
+      if (secret) this.#api.context.config.scrubber.add(secret);
     }
     return new ConsentToken({
       accessToken: data.access_token,

@@ -1,12 +1,13 @@
 import { v4 as uuidv4 } from 'uuid';
-import type { ClientContext } from '../core/context';
+import { AccessToken } from '../auth/access-token';
+import { type ClientContext, contextOf } from '../core/context';
 import type { Operation } from '../core/operation';
 import {
   type Accepted,
   type OperationPromise,
   toOperationPromise,
 } from '../core/operation-promise';
-import type { RequestOptions } from '../core/options';
+import type { MomoClientOptions, ProductName, RequestOptions } from '../core/options';
 import type { CallInput, CallResult } from '../core/transport';
 import type { Final, WaitOptions } from '../polling/poller';
 import type { StatusLike } from '../schemas/common';
@@ -29,6 +30,26 @@ export class ProductApi {
 
   constructor(ctx: ClientContext) {
     this.#ctx = ctx;
+  }
+
+  /** The verbs over the context these options carry (a client's), or a new one. */
+  static of(options: MomoClientOptions): ProductApi {
+    return new ProductApi(contextOf(options));
+  }
+
+  /** What the client shares: config, poller (consent waits, scrubbing). */
+  get context(): ClientContext {
+    return this.#ctx;
+  }
+
+  /** POST /{product}/token/ (Basic), served from the shared cache unless `forceRefresh`. */
+  async accessToken(
+    product: ProductName,
+    options: { forceRefresh?: boolean } = {},
+  ): Promise<AccessToken> {
+    return new AccessToken(
+      await this.#ctx.auth.accessToken(product, options.forceRefresh === true),
+    );
   }
 
   /** A call whose answer is the parsed body. */

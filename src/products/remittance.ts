@@ -1,5 +1,4 @@
-import { AccessToken } from '../auth/access-token';
-import { contextOf } from '../core/context';
+import type { AccessToken } from '../auth/access-token';
 import { defineOperation } from '../core/operation';
 import type { OperationPromise } from '../core/operation-promise';
 import type { ConsentRequestOptions, MomoClientOptions, RequestOptions } from '../core/options';
@@ -71,12 +70,10 @@ type Result = TransactionResult;
 
 /** Remittance: send money across borders, with or without payer identification. */
 export class Remittance {
-  readonly #ctx;
   readonly #api: ProductApi;
 
   constructor(options: MomoClientOptions) {
-    this.#ctx = contextOf(options);
-    this.#api = new ProductApi(this.#ctx);
+    this.#api = ProductApi.of(options);
   }
 
   /** POST /remittance/v1_0/transfer */
@@ -117,10 +114,8 @@ export class Remittance {
   }
 
   /** POST /remittance/token/ (Basic), served from the shared cache unless `forceRefresh`. */
-  async getAccessToken(options: { forceRefresh?: boolean } = {}): Promise<AccessToken> {
-    return new AccessToken(
-      await this.#ctx.auth.accessToken(product, options.forceRefresh === true),
-    );
+  getAccessToken(options?: { forceRefresh?: boolean }): Promise<AccessToken> {
+    return this.#api.accessToken(product, options);
   }
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {
