@@ -40,7 +40,9 @@ async function toRequest(req: NodeRequest): Promise<Request> {
 }
 
 async function readBody(req: NodeRequest): Promise<string> {
-  if (req.body !== undefined) {
+  // Trust a parsed body only when its parser consumed the stream: Express 4's json()
+  // leaves `{}` on requests it skipped (another Content-Type), with the stream unread.
+  if (req.body !== undefined && req.readableEnded) {
     if (typeof req.body === 'string') return req.body;
     if (Buffer.isBuffer(req.body)) return req.body.toString('utf8');
     return JSON.stringify(req.body);

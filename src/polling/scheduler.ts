@@ -26,6 +26,7 @@ export class Scheduler {
       const onAbort = () => {
         entry.done = true;
         reject(signal?.reason);
+        this.#arm(); // a finished sleep must not keep the timer (or the process) alive
       };
       const entry: Entry = {
         at: Date.now() + Math.max(0, ms),
@@ -38,7 +39,11 @@ export class Scheduler {
           resolve();
         },
       };
-      wake = entry.run;
+      wake = () => {
+        if (entry.done) return;
+        entry.run();
+        this.#arm();
+      };
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#push(entry);
     });

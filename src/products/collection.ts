@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import type { AccessToken } from '../auth/access-token';
 import { defineOperation } from '../core/operation';
 import type { OperationPromise } from '../core/operation-promise';
@@ -8,10 +7,8 @@ import {
   type AccountIdentifierType,
   type AccountStatus,
   accountIdentifier,
-  accountStatus,
   deliveryNotificationBody,
   type Heartbeat,
-  heartbeat,
   language,
   type RequestToPayBody,
   type RequestToWithdrawBody,
@@ -23,12 +20,7 @@ import {
   voucherToken,
 } from '../schemas/collection';
 import { currency } from '../schemas/common';
-import {
-  type StandardDisbursementAccepted,
-  type StandardDisbursementBody,
-  standardAccepted,
-  standardDisbursementBody,
-} from '../schemas/standard';
+import type { StandardDisbursementAccepted, StandardDisbursementBody } from '../schemas/standard';
 import {
   type Balance,
   balance,
@@ -37,6 +29,7 @@ import {
 } from '../schemas/transactions';
 import { validateInput } from '../schemas/validate';
 import { ProductApi, referenceIdParam, type Submitted } from './product-api';
+import { standardStyle } from './standard-style';
 
 const product = 'collection';
 const bearer = { product, auth: 'bearer' } as const;
@@ -53,6 +46,7 @@ const lookup = (name: string, path: string) =>
 
 /** Collection endpoints, as the specification lists them. */
 const op = {
+  ...standardStyle,
   requestToPay: defineOperation({
     ...creating,
     name: 'collection.requestToPay',
@@ -75,18 +69,6 @@ const op = {
     params: { voucherToken },
     body: voucherRedeemBody,
   }), // 4.12
-  standardDisbursement: defineOperation({
-    ...creating,
-    creates: 'correlation',
-    routing: 'institution',
-    name: 'collection.standardDisbursement',
-    method: 'POST',
-    path: '/collection/v1.2/mm/Transactions/Type/Disbursement',
-    body: standardDisbursementBody,
-    result: z.optional(standardAccepted), // tolerant: a 202 without its body is still accepted
-    // A repeated X-CorrelationID is answered DuplicateRequest (spec 7.2), not 409.
-    landed: ({ status, code }) => (status === 400 || status === 409) && code === 'DuplicateRequest',
-  }), // 4.6
   getRequestToPay: lookup('getRequestToPay', '/collection/v1_0/requesttopay/{referenceId}'),
   getRequestToWithdraw: lookup(
     'getRequestToWithdraw',
@@ -125,22 +107,6 @@ const op = {
     params: { currency },
     result: balance,
   }), // 4.16
-  getAccountStatus: defineOperation({
-    ...bearer,
-    routing: 'institution',
-    name: 'collection.getAccountStatus',
-    method: 'GET',
-    path: '/collection/v1_2/mm/accounts/{identifierType}/{identifier}/status',
-    result: accountStatus,
-  }), // 4.11
-  heartbeat: defineOperation({
-    ...bearer,
-    routing: 'none',
-    name: 'collection.heartbeat',
-    method: 'GET',
-    path: '/collection/v1.2/mm/Heartbeat',
-    result: heartbeat,
-  }), // 4.17
 };
 
 type Result = TransactionResult;

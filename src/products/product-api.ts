@@ -109,8 +109,11 @@ export class ProductApi {
     };
   }
 
-  lookup<R>(op: Lookup<R>, referenceId: string, options?: RequestOptions): Promise<R> {
-    return this.send(op, { params: { referenceId }, options });
+  /** One status lookup; the result always names its reference id (2.5 shows it only sometimes). */
+  async lookup<R>(op: Lookup<R>, referenceId: string, options?: RequestOptions): Promise<R> {
+    const result = await this.send(op, { params: { referenceId }, options });
+    if (result === null || typeof result !== 'object' || 'referenceId' in result) return result;
+    return { referenceId, ...result };
   }
 
   waitFor<R extends Status>(

@@ -36,4 +36,26 @@ describe('one scheduler for all waits', () => {
     expect(outcomes.every(isWaitTimeoutError)).toBe(true);
     expect(vi.getTimerCount()).toBe(0);
   });
+
+  it('a wait ended by abort or by a callback leaves no timer behind', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    service.server.use(
+      tokenHandler(),
+      http.get(`${BASE}/disbursement/v1_0/deposit/:id`, () =>
+        HttpResponse.json({ status: 'PENDING' }),
+      ),
+    );
+    const momo = makeClient({
+      polling: { initialDelayMs: 8_000, maxDelayMs: 8_000, timeoutMs: 60_000 },
+    });
+    const controller = new AbortController();
+    const waiting = momo.disbursement
+      .waitForDeposit('5f0a3c1e-2b4d-4e6f-8a9b-0c1d2e3f4a5b', { signal: controller.signal })
+      .catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(100); // first lookup done; now asleep for 8 s
+    expect(vi.getTimerCount()).toBe(1);
+    controller.abort(new Error('stop'));
+    await waiting;
+    expect(vi.getTimerCount()).toBe(0); // the process may exit now, not 8 s later
+  });
 });

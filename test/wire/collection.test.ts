@@ -26,6 +26,7 @@ describe('Collection on the wire', () => {
     const result = await accepted.wait();
     expectLookup(only('GET', `/collection/v1_0/requesttopay/${accepted.referenceId}`));
     expect(result).toMatchObject({ status: 'SUCCESSFUL', amount: '100', currency: 'EUR', payer });
+    expect(result.referenceId).toBe(accepted.referenceId); // named even when the body omits it
   });
 
   it('requestToWithdraw: PUT /collection/v2_0/requesttowithdraw (4.10), callback by PUT, GET v1_0 lookup', async () => {
