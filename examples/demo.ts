@@ -1,12 +1,15 @@
 /**
  * The SDK's main job, end to end, against the simulator served on loopback:
  * token, balance, a deposit awaited to SUCCESSFUL, a payment awaited to FAILED, a
- * refund, bad input caught before sending, and a deposit whose connection drops after
- * the service processed it, still landing exactly once.
+ * refund, bad input caught before sending, a deposit whose connection drops after
+ * the service processed it, still landing exactly once, a transfer made with the
+ * account holder's consent, and a wait ended by a callback rather than by polling.
  *
  *   npm run demo        exits 0 when every step behaved, 1 otherwise
  */
-import { isValidationError, MomoClient } from 'momo-partner-sdk';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { isValidationError, MomoClient, toNodeListener } from 'momo-partner-sdk';
 import { createSimulator } from 'momo-partner-sdk/testing';
 
 const sim = createSimulator({ settleMs: 300 });
@@ -19,6 +22,20 @@ const momo = new MomoClient({
   subscriptionKey,
   apiUser,
   polling: { initialDelayMs: 100, maxDelayMs: 500, timeoutMs: 10_000 },
+});
+
+// Step 9's callback receiver, on loopback; the client that sends its URL polls rarely.
+const receiver = createServer();
+await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+const receiverPort = (receiver.address() as AddressInfo).port;
+const FIRST_POLL_MS = 5_000;
+const patient = new MomoClient({
+  baseUrl: server.url,
+  targetEnvironment,
+  subscriptionKey,
+  apiUser,
+  callbackUrl: `http://127.0.0.1:${receiverPort}/momo/callbacks/{referenceId}`,
+  polling: { initialDelayMs: FIRST_POLL_MS, maxDelayMs: 15_000, timeoutMs: 30_000 },
 });
 
 let failures = 0;
@@ -123,12 +140,64 @@ try {
   check(attempts.length === 2 && stored.length === 1, 'sent twice, landed exactly once');
   check(landed.status === 'SUCCESSFUL', 'deposit SUCCESSFUL');
 
+  step("8. Transfer with the account holder's consent (CIBA)");
+  const request = await momo.consent.authorize({
+    msisdn: customer.partyId,
+    scope: 'profile',
+    accessType: 'offline',
+  });
+  console.log(
+    `   bc-authorize: auth_req_id ${request.authReqId}, poll every ${request.interval} s, expires in ${request.expiresIn} s`,
+  );
+  const consent = await request.wait({
+    onPending: ({ polls }) =>
+      console.log(`   ...poll ${polls}: the account holder has not answered yet`),
+  });
+  console.log(`   consent token received, valid until ${consent.expiresAt.toISOString()}`);
+  const consented = await momo.disbursement
+    .transferWithConsent({ amount: '15' }, { consent })
+    .wait();
+  console.log(`   transferWithConsent final: ${consented.status}`);
+  check(consented.status === 'SUCCESSFUL', 'transfer with consent SUCCESSFUL');
+
+  step(`9. A request to pay whose callback ends the wait (first poll due at ${FIRST_POLL_MS} ms)`);
+  const confirmed: string[] = [];
+  receiver.on(
+    'request',
+    toNodeListener(
+      patient.callbacks.handler({
+        onEvent: (event) => {
+          confirmed.push(event.referenceId);
+          console.log(`   callback confirmed by a status lookup: ${event.status}`);
+        },
+      }),
+    ),
+  );
+  const started = Date.now();
+  const payment = await patient.collection.requestToPay({
+    amount: '30',
+    currency: 'EUR',
+    externalId: 'demo-rtp-1',
+    payer: customer,
+  });
+  const paid = await payment.wait();
+  const elapsed = Date.now() - started;
+  const lookups = sim.requests.filter((r) => r.path.endsWith(payment.referenceId)).length;
+  console.log(`   final: ${paid.status} after ${elapsed} ms, with ${lookups} status lookup(s)`);
+  check(
+    paid.status === 'SUCCESSFUL' && confirmed.includes(payment.referenceId),
+    'callback received',
+  );
+  check(elapsed < FIRST_POLL_MS / 2, 'woken by the callback well before the first poll');
+  check(lookups === 1, "the handler's confirming lookup was the only one");
+
   const after = await momo.disbursement.getBalance();
   console.log(`\nBalance now ${after.availableBalance} ${after.currency}`);
 } catch (error) {
   console.error('\nUnexpected error:', error);
   failures++;
 } finally {
+  receiver.close();
   await server.close();
 }
 
