@@ -5,20 +5,12 @@
  *
  *   npx tsx examples/collection.ts     exits 0 when every step behaved, 1 otherwise
  */
-import { isConflictError, MomoClient } from 'momo-partner-sdk';
-import { createSimulator } from 'momo-partner-sdk/testing';
+import { isConflictError } from 'momo-partner-sdk';
 import { checklist } from './support/checklist';
+import { loopbackSimulator } from './support/loopback';
 
-const sim = createSimulator({ settleMs: 200 });
-const server = await sim.listen({ port: 0 });
-const { subscriptionKey, apiUser, targetEnvironment } = sim.credentials;
-const momo = new MomoClient({
-  baseUrl: server.url,
-  targetEnvironment,
-  subscriptionKey,
-  apiUser,
-  polling: { initialDelayMs: 100, maxDelayMs: 500, timeoutMs: 10_000 },
-});
+// The simulator on 127.0.0.1 and a client configured for it: examples/support/loopback.ts
+const { sim, server, momo } = await loopbackSimulator();
 
 const { check, fail, finish } = checklist('Collection example');
 
