@@ -31,8 +31,4 @@ export class OperationRegistry {
   get(referenceId: string): Tracked | undefined {
     return this.#entries.get(referenceId.toLowerCase());
   }
-
-  get size(): number {
-    return this.#entries.size;
-  }
 }

@@ -8,15 +8,20 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
+/** Fake timers, and deposits that stay PENDING whoever looks. */
+function foreverPending() {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  service.server.use(
+    tokenHandler(),
+    http.get(`${BASE}/disbursement/v1_0/deposit/:id`, () =>
+      HttpResponse.json({ status: 'PENDING' }),
+    ),
+  );
+}
+
 describe('one scheduler for all waits', () => {
   it('200 concurrent waits keep one timer between lookups', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
-    service.server.use(
-      tokenHandler(),
-      http.get(`${BASE}/disbursement/v1_0/deposit/:id`, () =>
-        HttpResponse.json({ status: 'PENDING' }),
-      ),
-    );
+    foreverPending();
     const momo = makeClient({
       polling: { initialDelayMs: 1_000, maxDelayMs: 4_000, timeoutMs: 20_000 },
     });
@@ -38,13 +43,7 @@ describe('one scheduler for all waits', () => {
   });
 
   it('a wait ended by abort or by a callback leaves no timer behind', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
-    service.server.use(
-      tokenHandler(),
-      http.get(`${BASE}/disbursement/v1_0/deposit/:id`, () =>
-        HttpResponse.json({ status: 'PENDING' }),
-      ),
-    );
+    foreverPending();
     const momo = makeClient({
       polling: { initialDelayMs: 8_000, maxDelayMs: 8_000, timeoutMs: 60_000 },
     });
