@@ -14,5 +14,6 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
     typecheck: { enabled: true, include: ['test/types/**/*.test-d.ts'] },
     testTimeout: 20_000,
+    setupFiles: ['test/support/preload.ts'],
   },
 });

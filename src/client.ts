@@ -1,5 +1,5 @@
 import { Callbacks } from './callbacks/callbacks';
-import { ClientContext, withContext } from './core/context';
+import { ClientContext } from './context';
 import type { MomoClientOptions } from './core/options';
 import { Collection } from './products/collection';
 import { Consent } from './products/consent';
@@ -21,33 +21,33 @@ export class MomoClient {
 
   constructor(options: MomoClientOptions) {
     this.#context = new ClientContext(options);
-    this.#options = withContext(options, this.#context);
+    this.#options = options;
   }
 
   get disbursement(): Disbursement {
-    this.#disbursement ??= new Disbursement(this.#options);
+    this.#disbursement ??= new Disbursement(this.#options, this.#context);
     return this.#disbursement;
   }
 
   get collection(): Collection {
-    this.#collection ??= new Collection(this.#options);
+    this.#collection ??= new Collection(this.#options, this.#context);
     return this.#collection;
   }
 
   get remittance(): Remittance {
-    this.#remittance ??= new Remittance(this.#options);
+    this.#remittance ??= new Remittance(this.#options, this.#context);
     return this.#remittance;
   }
 
   /** The consent (CIBA) flow: `authorize()`, then `ConsentRequest.wait()`. */
   get consent(): Consent {
-    this.#consent ??= new Consent(this.#options);
+    this.#consent ??= new Consent(this.#options, this.#context);
     return this.#consent;
   }
 
   /** The outcome-callback receiver: `momo.callbacks.handler({ onEvent })`. */
   get callbacks(): Callbacks {
-    this.#callbacks ??= new Callbacks(this.#options);
+    this.#callbacks ??= new Callbacks(this.#options, this.#context);
     return this.#callbacks;
   }
 

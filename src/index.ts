@@ -1,6 +1,10 @@
 export { AccessToken } from './auth/access-token';
 export type { ConsentRequest, ConsentWaitOptions } from './auth/consent-request';
-export { ConsentToken, type ConsentTokenInit } from './auth/consent-token';
+export {
+  type ConsentRequestOptions,
+  ConsentToken,
+  type ConsentTokenInit,
+} from './auth/consent-token';
 export type { StoredToken, TokenStore } from './auth/token-cache';
 export { Callbacks } from './callbacks/callbacks';
 export type {
@@ -14,13 +18,17 @@ export { MomoClient } from './client';
 export type { Accepted, OperationPromise } from './core/operation-promise';
 export type {
   ApiUser,
-  ConsentRequestOptions,
+  ClientHooks,
   Logger,
+  LogLevel,
   MomoClientOptions,
   PollingOptions,
   ProductName,
   ProductOptions,
+  RequestInfo,
   RequestOptions,
+  ResponseInfo,
+  RetryInfo,
 } from './core/options';
 export * from './errors';
 export type { Final, WaitOptions } from './polling/poller';

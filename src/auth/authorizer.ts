@@ -1,7 +1,8 @@
+import type * as z from 'zod/mini';
+import type { Authorizer, CallInput, CallResult } from '../core/call';
 import type { Config, Credentials } from '../core/config';
 import { defineOperation, type Operation } from '../core/operation';
-import type { ProductName } from '../core/options';
-import type { Authorizer, CallInput, Transport } from '../core/transport';
+import type { ProductName, TokenStore } from '../core/options';
 import { accessTokenResponse } from '../schemas/token';
 import { consentAccessToken } from './consent-token';
 import { type StoredToken, TokenCache } from './token-cache';
@@ -24,6 +25,9 @@ const tokenOperations = {
   remittance: tokenOperation('remittance'),
 };
 
+type TokenResponse = z.infer<typeof accessTokenResponse>;
+type SendTokenRequest = (op: Operation<never, TokenResponse>) => Promise<CallResult<TokenResponse>>;
+
 /** Used when a token response has no usable expires_in. */
 const DEFAULT_TOKEN_SECONDS = 3600;
 
@@ -35,22 +39,27 @@ const DEFAULT_TOKEN_SECONDS = 3600;
 export class ApiUserAuthorizer implements Authorizer {
   readonly #config: Config;
   readonly #cache: TokenCache;
-  #transport: Transport | undefined;
+  readonly #send: SendTokenRequest;
 
-  constructor(config: Config) {
+  /** `send` puts token requests through the client's transport (retries, limits, hooks). */
+  constructor(config: Config, store: TokenStore | undefined, send: SendTokenRequest) {
     this.#config = config;
-    this.#cache = new TokenCache(config.tokenStore);
+    this.#cache = new TokenCache(store);
+    this.#send = send;
   }
 
-  /** The transport that token requests go through (set once, right after construction). */
-  attach(transport: Transport): void {
-    this.#transport = transport;
+  problem(op: Operation, options: CallInput['options']) {
+    if (op.auth !== 'consent' || consentAccessToken(options?.consent)) return undefined;
+    return {
+      path: 'options.consent',
+      message: 'is required: a ConsentToken or its access token string',
+    };
   }
 
   async authorization(op: Operation, credentials: Credentials, options: CallInput['options']) {
     if (op.auth === 'basic') return { value: this.#basic(credentials) };
     if (op.auth === 'consent') {
-      const token = consentAccessToken((options as { consent?: unknown } | undefined)?.consent);
+      const token = consentAccessToken(options?.consent);
       if (token) this.#config.scrubber.add(token);
       return { value: `Bearer ${token}` };
     }
@@ -81,9 +90,8 @@ export class ApiUserAuthorizer implements Authorizer {
   }
 
   async #requestToken(credentials: Credentials): Promise<StoredToken> {
-    if (!this.#transport) throw new Error('ApiUserAuthorizer used before attach()');
     const issuedAt = Date.now();
-    const { data } = await this.#transport.call(tokenOperations[credentials.product]);
+    const { data } = await this.#send(tokenOperations[credentials.product]);
     this.#config.scrubber.add(data.access_token);
     const seconds =
       data.expires_in !== undefined && data.expires_in > 0

@@ -1,12 +1,5 @@
-import {
-  ConsentDeniedError,
-  ConsentExpiredError,
-  isApiError,
-  isConnectionError,
-  isRateLimitError,
-  isServerError,
-  WaitTimeoutError,
-} from '../errors';
+import { isTransient } from '../core/transient';
+import { ConsentDeniedError, ConsentExpiredError, isApiError, WaitTimeoutError } from '../errors';
 import type { ConsentToken } from './consent-token';
 
 /** CIBA's default polling interval, used when the service sends none. */
@@ -113,9 +106,7 @@ async function waitForConsent(
         code === 'authorization_pending' ||
         code === 'slow_down' ||
         // The token endpoint failing for a moment does not end the consent request.
-        isServerError(error) ||
-        isConnectionError(error) ||
-        isRateLimitError(error);
+        isTransient(error);
       if (!keepWaiting) throw error;
       options.onPending?.({ polls, intervalSeconds });
     }

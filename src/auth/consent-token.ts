@@ -1,3 +1,5 @@
+import type { RequestOptions } from '../core/options';
+
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 
 export interface ConsentTokenInit {
@@ -71,4 +73,10 @@ export function consentAccessToken(consent: unknown): string | undefined {
     if (typeof value === 'string' && value.trim()) return value;
   }
   return undefined;
+}
+
+/** The last argument of a call made with the account holder's consent. */
+export interface ConsentRequestOptions extends RequestOptions {
+  /** The account holder's consent: a ConsentToken or its access token string. */
+  consent: ConsentToken | string;
 }

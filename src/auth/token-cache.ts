@@ -1,19 +1,6 @@
-/** An access token as cached and as handed to a TokenStore. */
-export interface StoredToken {
-  accessToken: string;
-  tokenType: string;
-  /** Epoch milliseconds when the service stops accepting it. */
-  expiresAt: number;
-  /** Epoch milliseconds when it was issued; sets the refresh window. */
-  issuedAt: number;
-}
+import type { StoredToken, TokenStore } from '../core/options';
 
-/** Shares tokens across processes (Redis, a database...). Keys name product, API user and environment. */
-export interface TokenStore {
-  get(key: string): Promise<StoredToken | undefined> | StoredToken | undefined;
-  set(key: string, token: StoredToken): Promise<void> | void;
-  delete(key: string): Promise<void> | void;
-}
+export type { StoredToken, TokenStore };
 
 /** Refresh this long before expiry: a tenth of the lifetime, at most one minute. */
 export function refreshMarginMs(token: StoredToken): number {

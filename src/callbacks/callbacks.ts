@@ -1,4 +1,4 @@
-import { contextOf } from '../core/context';
+import { ClientContext } from '../context';
 import type { MomoClientOptions } from '../core/options';
 import {
   type CallbackHandler,
@@ -8,10 +8,11 @@ import {
 
 /** `momo.callbacks`: receive the service's outcome callbacks and trust them only once checked. */
 export class Callbacks {
-  readonly #ctx;
+  readonly #ctx: ClientContext;
 
-  constructor(options: MomoClientOptions) {
-    this.#ctx = contextOf(options);
+  /** `context` is internal: MomoClient passes the one its products share. */
+  constructor(options: MomoClientOptions, context?: ClientContext) {
+    this.#ctx = context ?? new ClientContext(options);
   }
 
   /**

@@ -1,6 +1,6 @@
-import type { ClientContext } from '../core/context';
+import type { ClientContext } from '../context';
 import { isNotFoundError } from '../errors';
-import { type StatusLike, UUID_V4 } from '../schemas/common';
+import { isFinal, type StatusLike, UUID_V4 } from '../schemas/common';
 import { type CallbackEvent, parseCallback } from './parse';
 
 /** What `onEvent` receives: a callback whose outcome was checked against the service. */
@@ -125,10 +125,6 @@ export function createCallbackHandler(
     }
     return answer(200, { received: true });
   };
-}
-
-function isFinal(status: string): boolean {
-  return status === 'SUCCESSFUL' || status === 'FAILED';
 }
 
 /**

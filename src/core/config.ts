@@ -1,7 +1,6 @@
-import type { TokenStore } from '../auth/token-cache';
 import { ValidationError, type ValidationIssue } from '../errors';
 import { type Log, makeLog } from './logger';
-import type { ApiUser, MomoClientOptions, ProductName } from './options';
+import type { ApiUser, ClientHooks, MomoClientOptions, ProductName } from './options';
 import { defaultRetryPolicy, type RetryPolicy } from './retry';
 import { Secret, SecretScrubber } from './secret';
 import { checkCallbackUrl, checkServiceUrl } from './url';
@@ -22,9 +21,12 @@ export interface Config {
   timeoutMs: number;
   retry: RetryPolicy;
   polling: { initialDelayMs: number; maxDelayMs: number; timeoutMs: number };
-  fetch: typeof globalThis.fetch;
+  /** The partner's fetch; undefined means the SDK's own choice (Node fast path or global fetch). */
+  fetch: typeof globalThis.fetch | undefined;
+  maxConcurrency: number;
+  maxSockets: number;
   log: Log;
-  tokenStore: TokenStore | undefined;
+  hooks: ClientHooks;
   scrubber: SecretScrubber;
   /** Credentials of a product, or the ValidationError saying which is missing. */
   credentials(product: ProductName): Credentials;
@@ -62,11 +64,29 @@ export function resolveConfig(options: MomoClientOptions): Config {
     'fetch',
     'must be a function',
   );
+  for (const key of ['maxConcurrency', 'maxSockets'] as const) {
+    const value = options[key];
+    need(
+      value === undefined || (Number.isInteger(value) && value >= 1),
+      key,
+      'must be a whole number, 1 or more',
+    );
+  }
+  need(
+    options.logLevel === undefined || LOG_LEVELS.includes(options.logLevel),
+    'logLevel',
+    `must be one of ${LOG_LEVELS.join(', ')}`,
+  );
+  const hooks = options.hooks ?? {};
+  need(typeof hooks === 'object' && hooks !== null, 'hooks', 'must be an object');
+  for (const key of ['onRequest', 'onResponse', 'onRetry'] as const) {
+    const hook = hooks?.[key];
+    need(hook === undefined || typeof hook === 'function', `hooks.${key}`, 'must be a function');
+  }
   if (issues.length > 0) throw new ValidationError(issues);
 
   const scrubber = new SecretScrubber();
   const credentials = memoCredentials(options, scrubber);
-  const userFetch = options.fetch;
   return {
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     targetEnvironment: options.targetEnvironment,
@@ -82,14 +102,17 @@ export function resolveConfig(options: MomoClientOptions): Config {
       maxDelayMs: polling.maxDelayMs ?? 15_000,
       timeoutMs: polling.timeoutMs ?? 300_000,
     },
-    // Looked up at call time so that fetch interceptors installed later (msw) still apply.
-    fetch: userFetch ?? ((input, init) => globalThis.fetch(input, init)),
-    log: makeLog(options.logger, scrubber),
-    tokenStore: options.tokenStore,
+    fetch: options.fetch,
+    maxConcurrency: options.maxConcurrency ?? 128,
+    maxSockets: options.maxSockets ?? 128,
+    log: makeLog(options.logger, options.logLevel ?? 'info', scrubber),
+    hooks: { ...hooks },
     scrubber,
     credentials,
   };
 }
+
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
 
 function memoCredentials(options: MomoClientOptions, scrubber: SecretScrubber) {
   const cache = new Map<ProductName, Credentials>();

@@ -9,7 +9,7 @@ import {
   RateLimitError,
   ServerError,
 } from '../errors';
-import { parseRetryAfter } from './retry';
+import { parseRetryAfter } from './time';
 
 export interface ErrorResponse {
   status: number;

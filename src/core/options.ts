@@ -1,5 +1,4 @@
-import type { ConsentToken } from '../auth/consent-token';
-import type { StoredToken, TokenStore } from '../auth/token-cache';
+import type { MomoError } from '../errors';
 
 export type ProductName = 'disbursement' | 'collection' | 'remittance';
 
@@ -32,6 +31,62 @@ export interface Logger {
   error?(message: string, fields?: Record<string, unknown>): void;
 }
 
+/** An access token as cached and as handed to a TokenStore. */
+export interface StoredToken {
+  accessToken: string;
+  tokenType: string;
+  /** Epoch milliseconds when the service stops accepting it. */
+  expiresAt: number;
+  /** Epoch milliseconds when it was issued; sets the refresh window. */
+  issuedAt: number;
+}
+
+/** Shares tokens across processes (Redis, a database...). Keys name product, API user and environment. */
+export interface TokenStore {
+  get(key: string): Promise<StoredToken | undefined> | StoredToken | undefined;
+  set(key: string, token: StoredToken): Promise<void> | void;
+  delete(key: string): Promise<void> | void;
+}
+
+/** What a hook is told about one HTTP attempt. Never a header, a body or a secret. */
+export interface RequestInfo {
+  /** `product.method`, e.g. `disbursement.deposit`. */
+  operation: string;
+  method: string;
+  /** The request path, e.g. `/disbursement/v1_0/deposit`. */
+  path: string;
+  referenceId: string | undefined;
+  /** 1 for the first attempt of a call. */
+  attempt: number;
+}
+
+export interface ResponseInfo extends RequestInfo {
+  /** The HTTP status; undefined when no answer came (see `error`). */
+  status: number | undefined;
+  durationMs: number;
+  /** The ConnectionError or TimeoutError of an attempt that got no answer. */
+  error?: MomoError;
+}
+
+export interface RetryInfo extends RequestInfo {
+  /** How long the SDK waits before the next attempt. */
+  delayMs: number;
+  /** Why the attempt failed. */
+  error: MomoError;
+}
+
+/**
+ * Observes every HTTP attempt, for metrics and tracing. Hooks run synchronously, must
+ * not throw (a throwing hook is ignored), and see no secret.
+ */
+export interface ClientHooks {
+  onRequest?(info: RequestInfo): void;
+  onResponse?(info: ResponseInfo): void;
+  onRetry?(info: RetryInfo): void;
+}
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+
 export interface MomoClientOptions {
   /** e.g. `https://sandbox.momodeveloper.mtn.com`; plain http only for loopback hosts. */
   baseUrl: string;
@@ -55,8 +110,19 @@ export interface MomoClientOptions {
   polling?: PollingOptions;
   fetch?: typeof globalThis.fetch;
   logger?: Logger;
+  /** The least severe level passed to `logger`. Default `info` (`debug` logs every attempt). */
+  logLevel?: LogLevel;
+  /** Observe every HTTP attempt (metrics, tracing). */
+  hooks?: ClientHooks;
   /** Share access tokens across processes. */
   tokenStore?: TokenStore;
+  /**
+   * Requests in flight at once for this client; more calls wait in a queue (keeping
+   * their signal and deadline) before any request is built. Default 128.
+   */
+  maxConcurrency?: number;
+  /** Socket cap of the built-in Node connection pool. Default 128. */
+  maxSockets?: number;
 }
 
 /** The last, optional argument of every method. */
@@ -71,10 +137,3 @@ export interface RequestOptions {
   /** Extra headers; they never replace the headers the SDK owns. */
   headers?: Record<string, string>;
 }
-
-export interface ConsentRequestOptions extends RequestOptions {
-  /** The account holder's consent: a ConsentToken or its access token string. */
-  consent: ConsentToken | string;
-}
-
-export type { StoredToken, TokenStore };

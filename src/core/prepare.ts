@@ -1,10 +1,9 @@
-import { consentAccessToken } from '../auth/consent-token';
 import { ValidationError, type ValidationIssue } from '../errors';
 import { UUID_V4 } from '../schemas/common';
 import { toIssues } from '../schemas/validate';
+import type { Authorizer, CallInput } from './call';
 import type { Config } from './config';
 import type { Operation } from './operation';
-import type { CallInput } from './transport';
 import { buildPath, checkCallbackUrl, fillCallbackUrl } from './url';
 
 export interface PreparedRequest {
@@ -19,7 +18,12 @@ export interface PreparedRequest {
  * Checks everything a call was given (path parameters, body, options) and reports every
  * problem at once as a ValidationError: a bad input never reaches the network.
  */
-export function prepare(op: Operation<unknown, unknown>, input: CallInput, config: Config) {
+export function prepare(
+  op: Operation<unknown, unknown>,
+  input: CallInput,
+  config: Config,
+  auth: Authorizer,
+) {
   const issues: ValidationIssue[] = [];
   const params = input.params ?? {};
   for (const [name, schema] of Object.entries(op.params ?? {})) {
@@ -37,6 +41,8 @@ export function prepare(op: Operation<unknown, unknown>, input: CallInput, confi
 
   const options = input.options ?? {};
   issues.push(...checkOptions(op, options));
+  const authProblem = auth.problem(op, options);
+  if (authProblem) issues.push(authProblem);
   const template = options.callbackUrl ?? config.callbackUrl;
   if (issues.length > 0) throw new ValidationError(dedupe(issues), { operation: op.name });
 
@@ -102,9 +108,6 @@ function checkOptions(op: Operation<unknown, unknown>, options: NonNullable<Call
       typeof options.headers === 'object' &&
       Object.values(options.headers).every((v) => typeof v === 'string');
     if (!ok) bad('headers', 'must map header names to strings');
-  }
-  if (op.auth === 'consent' && !consentAccessToken((options as { consent?: unknown }).consent)) {
-    bad('consent', 'is required: a ConsentToken or its access token string');
   }
   return issues;
 }

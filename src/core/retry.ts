@@ -1,10 +1,14 @@
+import pRetry from 'p-retry';
+import { equalJitter, sleep } from './time';
+import { isTransient } from './transient';
+
 /**
- * The single retry policy. Every retried HTTP call (creating calls, lookups, token
- * requests) goes through `withRetries`; nothing else in the SDK loops on failure.
+ * The single retry policy, on p-retry: every retried HTTP call (creating calls, lookups,
+ * token requests) goes through `withRetries`; nothing else in the SDK loops on failure.
  */
 export interface RetryPolicy {
   maxRetries: number;
-  /** First backoff delay; doubles per retry, with jitter. */
+  /** First backoff step; doubles per retry, with equal jitter. */
   baseDelayMs: number;
   maxDelayMs: number;
   /** A Retry-After longer than this is not waited for: the error is raised instead. */
@@ -18,67 +22,67 @@ export const defaultRetryPolicy: RetryPolicy = {
   maxRetryAfterMs: 60_000,
 };
 
-/** What one attempt ended with. */
-export type AttemptOutcome<T> =
-  | { done: true; value: T }
-  | { done: false; error: Error; retryable: boolean; retryAfterMs?: number | undefined };
+/** What an error answer told the retry loop, beyond its class. */
+interface RetryHint {
+  retryAfterMs?: number | undefined;
+  /** Never worth another attempt, whatever its status (e.g. a "landed" answer). */
+  final?: boolean;
+}
+
+const hints = new WeakMap<object, RetryHint>();
+
+export function hintRetry(error: Error, hint: RetryHint): Error {
+  hints.set(error, hint);
+  return error;
+}
 
 export interface RetryHooks {
   signal?: AbortSignal | undefined;
   onRetry?(attempt: number, delayMs: number, error: Error): void;
 }
 
-/** Statuses worth another attempt: the request may succeed if sent again. */
-export function isRetryableStatus(status: number): boolean {
-  return status === 408 || status === 429 || status >= 500;
-}
-
-/** Retry-After as milliseconds: delta-seconds or an HTTP date. */
-export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
-  if (!value) return undefined;
-  const trimmed = value.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
-  const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-/** Exponential backoff with "equal jitter": half fixed, half random. */
+/** The delay before retry number `retry` (1-based): exponential, capped, equal jitter. */
 export function backoffDelay(retry: number, policy: RetryPolicy, random = Math.random): number {
-  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
-  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+  return equalJitter(Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1)), random);
 }
 
+/**
+ * Runs `attempt` until it resolves, or fails for good: a non-transient error, no retries
+ * left, a Retry-After beyond the cap, or the caller's abort (whose reason is thrown as
+ * it is, Error or not). Whatever an attempt resolved with is returned, even when the
+ * caller aborted just as it arrived: an accepted call must not look like a failed one.
+ */
 export async function withRetries<T>(
-  attempt: (attemptNumber: number) => Promise<AttemptOutcome<T>>,
+  attempt: (attemptNumber: number) => Promise<T>,
   policy: RetryPolicy,
   hooks: RetryHooks = {},
 ): Promise<T> {
-  for (let n = 1; ; n++) {
-    const outcome = await attempt(n);
-    if (outcome.done) return outcome.value;
-    const retriesLeft = policy.maxRetries - (n - 1);
-    if (!outcome.retryable || retriesLeft <= 0) throw outcome.error;
-    if (outcome.retryAfterMs !== undefined && outcome.retryAfterMs > policy.maxRetryAfterMs) {
-      throw outcome.error;
-    }
-    const delay = outcome.retryAfterMs ?? backoffDelay(n, policy);
-    hooks.onRetry?.(n, delay, outcome.error);
-    await sleep(delay, hooks.signal);
+  const { signal } = hooks;
+  let retry = false;
+  try {
+    return await pRetry(attempt, {
+      retries: policy.maxRetries,
+      // The delay is the SDK's (Retry-After, equal jitter), slept in onFailedAttempt.
+      minTimeout: 0,
+      factor: 1,
+      onFailedAttempt: async ({ error, attemptNumber, retriesLeft }) => {
+        const hint = hints.get(error);
+        const retryAfterMs = hint?.retryAfterMs;
+        retry =
+          retriesLeft > 0 &&
+          !signal?.aborted &&
+          hint?.final !== true &&
+          isTransient(error) &&
+          (retryAfterMs === undefined || retryAfterMs <= policy.maxRetryAfterMs);
+        if (!retry) return;
+        const delayMs = retryAfterMs ?? backoffDelay(attemptNumber, policy);
+        hooks.onRetry?.(attemptNumber, delayMs, error);
+        await sleep(delayMs, signal);
+      },
+      shouldRetry: () => retry,
+    });
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    throw error;
   }
-}
-
-/** setTimeout as a promise that rejects with the signal's reason on abort. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -1,66 +1,50 @@
-import ky, { TimeoutError as KyTimeoutError } from 'ky';
-import { v4 as uuidv4 } from 'uuid';
-import { ConnectionError, type MomoError, TimeoutError, UnexpectedResponseError } from '../errors';
-import type { Config, Credentials } from './config';
-import { createApiError, readErrorFields } from './error-factory';
-import { duplicateReferenceId, type Operation } from './operation';
-import type { ConsentRequestOptions, RequestOptions } from './options';
+import { isMomoError, type MomoError } from '../errors';
+import { readAnswer } from './answer';
+import { attempt } from './attempt';
+import type { Authorizer, CallInput, CallResult } from './call';
+import type { Config } from './config';
+import { callHeaders } from './headers';
+import { type FastPath, Http } from './http';
+import { Limiter } from './limiter';
+import { callHook } from './logger';
+import type { Operation } from './operation';
+import type { RequestInfo } from './options';
 import { prepare } from './prepare';
-import { type AttemptOutcome, isRetryableStatus, parseRetryAfter, withRetries } from './retry';
+import { chooseReferenceId } from './reference-id';
+import { withRetries } from './retry';
 
-export interface CallInput {
-  params?: Record<string, string>;
-  body?: unknown;
-  /** Headers an operation itself sets (e.g. Language); the caller's never replace them. */
-  headers?: Record<string, string>;
-  options?: RequestOptions | Partial<ConsentRequestOptions> | undefined;
-}
+export type { Authorizer, CallInput, CallResult };
 
-export interface CallResult<T> {
-  data: T;
-  status: number;
-  headers: Headers;
-  referenceId: string | undefined;
-  callbackUrl: string | undefined;
-  /** A retry met 409 RESOURCE_ALREADY_EXIST: an earlier attempt of this call landed. */
-  landedEarlier: boolean;
-}
-
-/** Supplies the Authorization header of an operation; `refused` is told about a 401. */
-export interface Authorizer {
-  authorization(
-    op: Operation<unknown, unknown>,
-    credentials: Credentials,
-    options: CallInput['options'],
-  ): Promise<{ value: string; refused?(): Promise<void> }>;
-}
-
-const OWN_HEADERS = new Set([
-  'authorization',
-  'ocp-apim-subscription-key',
-  'x-reference-id',
-  'x-target-environment',
-  'x-callback-url',
-  'x-correlationid',
-  'x-account-holding-institution-identifier',
-  'content-type',
-  'language',
-]);
-
-/** Sends operations: validation, headers, auth, timeouts, the retry policy, error mapping. */
+/**
+ * Sends operations, top-down: check the input (nothing sent if bad), fix the headers
+ * and the reference id once, then attempts through the retry loop; each attempt is
+ * authorize → exchange (in-flight limit, deadline) → read the answer.
+ */
 export class Transport {
   readonly #config: Config;
   readonly #auth: Authorizer;
+  readonly #http: Http;
+  readonly #limiter: Limiter;
 
-  constructor(config: Config, auth: Authorizer) {
+  constructor(
+    config: Config,
+    auth: Authorizer,
+    fastPath?: (maxSockets: number) => Promise<FastPath | undefined>,
+  ) {
     this.#config = config;
     this.#auth = auth;
+    this.#limiter = new Limiter(config.maxConcurrency);
+    this.#http = new Http({
+      fetch: config.fetch,
+      fastPath: fastPath && (() => fastPath(config.maxSockets)),
+    });
+    this.#http.preload();
   }
 
   /** The ValidationError a call with this input would raise, without sending anything. */
   check(op: Operation<unknown, unknown>, input: CallInput): MomoError | undefined {
     try {
-      prepare(op, input, this.#config);
+      prepare(op, input, this.#config, this.#auth);
       return undefined;
     } catch (error) {
       return error as MomoError;
@@ -72,144 +56,85 @@ export class Transport {
     input: CallInput = {},
   ): Promise<CallResult<TResult>> {
     const config = this.#config;
-    const request = prepare(op, input, config); // throws ValidationError: nothing sent
-    const credentials = config.credentials(op.product);
+    const request = prepare(op, input, config, this.#auth); // throws ValidationError: nothing sent
     const options = input.options ?? {};
-    const referenceId = op.creates ? (options.referenceId ?? uuidv4()) : undefined;
+    const credentials = config.credentials(op.product);
+    const referenceId = op.creates ? chooseReferenceId(options.referenceId) : undefined;
     const callbackUrl = op.callback ? request.callbackUrl(referenceId) : undefined;
-
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(options.headers ?? {})) {
-      if (!OWN_HEADERS.has(name.toLowerCase())) headers[name] = value;
-    }
-    Object.assign(headers, input.headers);
-    headers['Ocp-Apim-Subscription-Key'] = credentials.subscriptionKey.reveal();
-    const routing = op.routing ?? 'environment';
-    if (routing === 'environment') headers['X-Target-Environment'] = config.targetEnvironment;
-    if (routing === 'institution') {
-      headers['X-Account-Holding-Institution-Identifier'] = config.institution;
-    }
-    if (referenceId) {
-      headers[op.creates === 'correlation' ? 'X-CorrelationID' : 'X-Reference-Id'] = referenceId;
-    }
-    if (callbackUrl) headers['X-Callback-Url'] = callbackUrl;
-    if (request.contentType) headers['Content-Type'] = request.contentType;
-    const landed = op.landed ?? (op.creates ? duplicateReferenceId : undefined);
-
-    const context = { operation: op.name, referenceId };
-    const signal = options.signal;
+    const headers = callHeaders({
+      op,
+      credentials,
+      targetEnvironment: config.targetEnvironment,
+      institution: config.institution,
+      referenceId,
+      callbackUrl,
+      contentType: request.contentType,
+      own: input.headers,
+      extra: options.headers,
+    });
+    const { signal } = options;
     const timeoutMs = options.timeoutMs ?? config.timeoutMs;
-    const log = config.log;
+    const info = (n: number): RequestInfo => ({
+      operation: op.name,
+      method: op.method,
+      path: request.path,
+      referenceId,
+      attempt: n,
+    });
 
-    const attempt = async (n: number): Promise<AttemptOutcome<CallResult<TResult>>> => {
+    const once = async (n: number): Promise<CallResult<TResult>> => {
       for (let replayed = false; ; replayed = true) {
         const auth = await this.#auth.authorization(op as Operation, credentials, options);
         const started = Date.now();
-        log('debug', `${op.method} ${request.path}`, { ...context, attempt: n });
-        let response: Response;
-        let body: unknown;
+        config.log('debug', `${op.method} ${request.path}`, { operation: op.name, referenceId });
+        callHook(config.hooks.onRequest, info(n));
+        const plan = { operation: op.name, referenceId, attempt: n, timeoutMs, signal };
+        const exchange = {
+          url: request.url,
+          method: op.method,
+          headers: auth.value === undefined ? headers : { ...headers, Authorization: auth.value },
+          body: request.body,
+        };
+        let answer: Awaited<ReturnType<typeof attempt>>;
         try {
-          response = await ky(request.url, {
-            method: op.method,
-            headers: { ...headers, Authorization: auth.value },
-            body: request.body ?? null,
-            timeout: timeoutMs,
-            retry: 0,
-            throwHttpErrors: false,
-            fetch: config.fetch,
-            ...(signal ? { signal } : {}),
-          });
-          body = await readBody(response);
+          answer = await attempt(this.#http, this.#limiter, plan, exchange);
         } catch (error) {
-          if (signal?.aborted) throw signal.reason;
-          return { done: false, retryable: true, error: noResponse(error, context) };
+          const durationMs = Date.now() - started;
+          const failure = isMomoError(error) ? { error } : {};
+          callHook(config.hooks.onResponse, {
+            ...info(n),
+            status: undefined,
+            durationMs,
+            ...failure,
+          });
+          throw error;
         }
-        const { status } = response;
-        log('debug', `${op.method} ${request.path} -> ${status}`, {
-          ...context,
-          ms: Date.now() - started,
-        });
-
-        if (status === 401 && auth.refused && !replayed) {
-          await auth.refused(); // stale token: drop it and replay once with a new one
+        const durationMs = Date.now() - started;
+        callHook(config.hooks.onResponse, { ...info(n), status: answer.status, durationMs });
+        if (answer.status === 401 && auth.refused && !replayed) {
+          await auth.refused(); // a stale token: drop it and replay once with a new one
           continue;
         }
-        if (status >= 200 && status < 300) {
-          const data = parseResult(op, status, body, context);
-          const result = { data, status, headers: response.headers, referenceId, callbackUrl };
-          return { done: true, value: { ...result, landedEarlier: false } };
-        }
-        const safeBody = config.scrubber.scrubValue(body);
-        const landedAnswer = landed?.({ status, code: readErrorFields(safeBody).code }) === true;
-        if (landedAnswer && n > 1) {
-          log('info', `${op.name}: an earlier attempt landed (${status} on retry)`, context);
-          const value = { data: undefined as TResult, status, headers: response.headers };
-          return { done: true, value: { ...value, referenceId, callbackUrl, landedEarlier: true } };
-        }
-        const error = createApiError({
-          status,
-          body: safeBody,
-          headers: response.headers,
-          ...context,
-        });
-        const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
-        const retryable = !landedAnswer && isRetryableStatus(status);
-        return { done: false, retryable, error, retryAfterMs };
+        return readAnswer(op, answer, { ...plan, callbackUrl }, config);
       }
     };
 
-    const maxRetries = options.maxRetries ?? config.retry.maxRetries;
     return withRetries(
-      attempt,
-      { ...config.retry, maxRetries },
+      once,
+      { ...config.retry, maxRetries: options.maxRetries ?? config.retry.maxRetries },
       {
         signal,
-        onRetry: (n, delayMs, error) =>
-          log('warn', `${op.name}: retrying after ${(error as MomoError).name}`, {
-            ...context,
+        onRetry: (n, delayMs, error) => {
+          const reason = (error as MomoError).name;
+          config.log('warn', `${op.name}: retrying after ${reason}`, {
+            operation: op.name,
+            referenceId,
             attempt: n,
             delayMs,
-          }),
+          });
+          callHook(config.hooks.onRetry, { ...info(n), delayMs, error: error as MomoError });
+        },
       },
     );
   }
-}
-
-async function readBody(response: Response): Promise<unknown> {
-  const text = await response.text();
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-function parseResult<T>(
-  op: Operation<unknown, T>,
-  status: number,
-  body: unknown,
-  context: { operation: string; referenceId: string | undefined },
-): T {
-  if (!op.result) return undefined as T;
-  const parsed = op.result.safeParse(body);
-  if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
-  throw new UnexpectedResponseError({ ...context, status, body, issues });
-}
-
-/** A transport failure as a ConnectionError whose cause holds no request (and so no headers). */
-function noResponse(
-  error: unknown,
-  context: { operation: string; referenceId: string | undefined },
-) {
-  const isTimeout = error instanceof KyTimeoutError;
-  const original = error as { name?: string; message?: string; cause?: { code?: string } };
-  const cause = new Error(original?.message ?? String(error));
-  cause.name = original?.name ?? 'Error';
-  const code = original?.cause?.code;
-  const detail = isTimeout ? 'timed out' : `no response (${code ?? cause.message})`;
-  const ref = context.referenceId ? ` (referenceId ${context.referenceId})` : '';
-  const Kind = isTimeout ? TimeoutError : ConnectionError;
-  return new Kind(`${context.operation}: ${detail}${ref}`, { ...context, cause });
 }

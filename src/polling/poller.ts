@@ -1,18 +1,18 @@
-import {
-  isConnectionError,
-  isNotFoundError,
-  isRateLimitError,
-  isServerError,
-  WaitTimeoutError,
-} from '../errors';
-import type { Reason, StatusLike } from '../schemas/common';
+import { spreadJitter } from '../core/time';
+import { isTransient } from '../core/transient';
+import { isNotFoundError, isRateLimitError, WaitTimeoutError } from '../errors';
+import { isFinal, type Reason, type StatusLike } from '../schemas/common';
 import { Scheduler } from './scheduler';
 
 export interface WaitOptions<R = unknown> {
   /** Deadline of this wait; default `polling.timeoutMs`. */
   timeoutMs?: number;
   signal?: AbortSignal;
-  /** Called with every lookup result that is not final yet. */
+  /**
+   * Called on every change of status the wait observes, the first one and the final
+   * one included (whether a lookup or a confirmed callback brought it). A lookup that
+   * repeats the previous status does not call it again.
+   */
   onStatus?(result: R): void;
 }
 
@@ -76,6 +76,15 @@ export class Poller {
       request.acceptedAt === undefined ? 0 : request.acceptedAt + NOT_FOUND_GRACE_MS;
     let delay = request.acceptedAt === undefined ? 0 : initialDelayMs;
     let lastStatus: R | undefined;
+    const observe = (result: R) => {
+      if (result.status !== lastStatus?.status) options.onStatus?.(result);
+      lastStatus = result;
+    };
+    const settle = (result: R) => {
+      const final = finalise(result);
+      observe(final);
+      return final;
+    };
 
     for (let polls = 0; ; polls++) {
       const remaining = deadline - Date.now();
@@ -87,25 +96,20 @@ export class Poller {
         delay > 0
           ? await this.#sleep(request.referenceId, Math.min(delay, remaining), options.signal)
           : undefined;
-      if (delivered && isFinal(delivered)) return finalise(delivered as R);
+      if (delivered && isFinal(delivered)) return settle(delivered as R);
       try {
         const result = await request.lookup(options.signal);
-        if (isFinal(result)) return finalise(result);
-        lastStatus = result;
-        options.onStatus?.(result);
+        if (isFinal(result)) return settle(result);
+        observe(result);
       } catch (error) {
         if (options.signal?.aborted) throw options.signal.reason;
-        const transient =
-          isServerError(error) ||
-          isConnectionError(error) ||
-          isRateLimitError(error) ||
-          (isNotFoundError(error) && Date.now() < graceUntil);
+        const transient = isTransient(error) || (isNotFoundError(error) && Date.now() < graceUntil);
         if (!transient) throw error;
         if (isRateLimitError(error) && error.retryAfterMs !== undefined) {
           next = Math.max(next, error.retryAfterMs);
         }
       }
-      delay = jitter(next);
+      delay = spreadJitter(next);
     }
   }
 
@@ -134,10 +138,6 @@ export class Poller {
   }
 }
 
-function isFinal<R extends StatusLike>(result: R): boolean {
-  return result.status === 'SUCCESSFUL' || result.status === 'FAILED';
-}
-
 /** A FAILED result always carries a reason, even when the service sent none. */
 function finalise<R extends StatusLike>(result: R): Final<R> {
   if (result.status === 'FAILED' && !result.reason) {
@@ -147,9 +147,4 @@ function finalise<R extends StatusLike>(result: R): Final<R> {
     } as Final<R>;
   }
   return result as Final<R>;
-}
-
-/** Between 80% and 100% of the step, so that many waits do not poll in lockstep. */
-function jitter(ms: number): number {
-  return Math.round(ms * (0.8 + Math.random() * 0.2));
 }

@@ -1,4 +1,5 @@
 import type { AccessToken } from '../auth/access-token';
+import type { ClientContext } from '../context';
 import { defineOperation } from '../core/operation';
 import type { OperationPromise } from '../core/operation-promise';
 import type { MomoClientOptions, RequestOptions } from '../core/options';
@@ -130,8 +131,9 @@ export interface DeliveryNotificationOptions extends RequestOptions {
 export class Collection {
   readonly #api: ProductApi;
 
-  constructor(options: MomoClientOptions) {
-    this.#api = ProductApi.of(options);
+  /** `context` is internal: MomoClient passes the one its products share. */
+  constructor(options: MomoClientOptions, context?: ClientContext) {
+    this.#api = ProductApi.of(options, context);
   }
 
   /** POST /collection/v1_0/requesttopay: the payer is asked to approve. */

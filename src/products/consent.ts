@@ -1,5 +1,6 @@
 import { type ConsentRequest, consentError, consentRequest } from '../auth/consent-request';
 import { ConsentToken } from '../auth/consent-token';
+import type { ClientContext } from '../context';
 import { defineOperation } from '../core/operation';
 import type { MomoClientOptions, RequestOptions } from '../core/options';
 import { checkCallbackUrl } from '../core/url';
@@ -45,8 +46,9 @@ const op = {
 export class Consent {
   readonly #api: ProductApi;
 
-  constructor(options: MomoClientOptions) {
-    this.#api = ProductApi.of(options);
+  /** `context` is internal: MomoClient passes the one its products share. */
+  constructor(options: MomoClientOptions, context?: ClientContext) {
+    this.#api = ProductApi.of(options, context);
   }
 
   /** POST /collectionwithnewcapabilities/v1_0/bc-authorize (form, Bearer). */

@@ -1,7 +1,9 @@
 import type { AccessToken } from '../auth/access-token';
+import type { ConsentRequestOptions } from '../auth/consent-token';
+import type { ClientContext } from '../context';
 import { defineOperation } from '../core/operation';
 import type { OperationPromise } from '../core/operation-promise';
-import type { ConsentRequestOptions, MomoClientOptions, RequestOptions } from '../core/options';
+import type { MomoClientOptions, RequestOptions } from '../core/options';
 import type { Final, WaitOptions } from '../polling/poller';
 import { msisdn } from '../schemas/common';
 import {
@@ -104,8 +106,9 @@ type Result = TransactionResult;
 export class Disbursement {
   readonly #api: ProductApi;
 
-  constructor(options: MomoClientOptions) {
-    this.#api = ProductApi.of(options);
+  /** `context` is internal: MomoClient passes the one its products share. */
+  constructor(options: MomoClientOptions, context?: ClientContext) {
+    this.#api = ProductApi.of(options, context);
   }
 
   /** POST /disbursement/v1_0/transfer */

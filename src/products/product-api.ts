@@ -1,6 +1,7 @@
 import { v4 as uuidv4 } from 'uuid';
 import { AccessToken } from '../auth/access-token';
-import { type ClientContext, contextOf } from '../core/context';
+import { ClientContext } from '../context';
+import type { CallInput, CallResult } from '../core/call';
 import type { Operation } from '../core/operation';
 import {
   type Accepted,
@@ -8,7 +9,6 @@ import {
   toOperationPromise,
 } from '../core/operation-promise';
 import type { MomoClientOptions, ProductName, RequestOptions } from '../core/options';
-import type { CallInput, CallResult } from '../core/transport';
 import type { Final, WaitOptions } from '../polling/poller';
 import type { StatusLike } from '../schemas/common';
 import { uuidV4 } from '../schemas/common';
@@ -32,9 +32,9 @@ export class ProductApi {
     this.#ctx = ctx;
   }
 
-  /** The verbs over the context these options carry (a client's), or a new one. */
-  static of(options: MomoClientOptions): ProductApi {
-    return new ProductApi(contextOf(options));
+  /** The verbs over a client's shared context, or over a new one built from `options`. */
+  static of(options: MomoClientOptions, context: ClientContext | undefined): ProductApi {
+    return new ProductApi(context ?? new ClientContext(options));
   }
 
   /** What the client shares: config, poller (consent waits, scrubbing). */

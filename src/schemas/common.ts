@@ -92,3 +92,9 @@ export interface StatusLike {
   status: string;
   reason?: Reason | undefined;
 }
+
+/** SUCCESSFUL and FAILED are final: nothing changes a transaction after them. */
+export function isFinal(result: { status?: unknown } | string): boolean {
+  const status = typeof result === 'string' ? result : result.status;
+  return status === 'SUCCESSFUL' || status === 'FAILED';
+}

@@ -151,7 +151,7 @@ describe('secrets', () => {
       http.post(`${BASE}/disbursement/v1_0/deposit`, () => new Response(null, { status: 503 })),
     );
     const logger = { debug: record, info: record, warn: record, error: record };
-    await makeClient({ logger, maxRetries: 1 })
+    await makeClient({ logger, logLevel: 'debug', maxRetries: 1 })
       .disbursement.deposit(transferBody)
       .catch(() => {});
     expect(lines.length).toBeGreaterThan(2);

@@ -47,7 +47,8 @@ describe('wait()', () => {
       financialTransactionId: '42',
       extra: 'kept',
     });
-    expect(statuses).toEqual(['PENDING', 'PENDING']);
+    // onStatus reports each change of status, the final one included, not every lookup.
+    expect(statuses).toEqual(['PENDING', 'SUCCESSFUL']);
   });
 
   it('resolves FAILED with its reason (as an object or a bare string)', async () => {

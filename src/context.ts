@@ -1,0 +1,33 @@
+import { ApiUserAuthorizer } from './auth/authorizer';
+import { OperationRegistry } from './callbacks/registry';
+import { type Config, resolveConfig } from './core/config';
+import type { MomoClientOptions } from './core/options';
+import { Transport } from './core/transport';
+import { Poller } from './polling/poller';
+
+/**
+ * The composition root: what the products of one client share (options, transport,
+ * token cache, poller, callback registry), wired once. MomoClient hands it to each
+ * product as an explicit internal argument; a standalone product builds its own.
+ */
+export class ClientContext {
+  readonly config: Config;
+  readonly auth: ApiUserAuthorizer;
+  readonly transport: Transport;
+  readonly poller: Poller;
+  /** Operations created or awaited here, for the callback handler to confirm. */
+  readonly operations = new OperationRegistry();
+
+  constructor(options: MomoClientOptions) {
+    this.config = resolveConfig(options);
+    this.auth = new ApiUserAuthorizer(this.config, options.tokenStore, (op) =>
+      this.transport.call(op),
+    );
+    this.transport = new Transport(this.config, this.auth);
+    this.poller = new Poller(this.config.polling);
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `ClientContext { baseUrl: '${this.config.baseUrl}', targetEnvironment: '${this.config.targetEnvironment}' }`;
+  }
+}

@@ -1,0 +1,95 @@
+import { ConnectionError, TimeoutError } from '../errors';
+import type { Answer, Exchange, Http } from './http';
+import type { Limiter } from './limiter';
+
+export interface AttemptPlan {
+  operation: string;
+  referenceId: string | undefined;
+  attempt: number;
+  timeoutMs: number;
+  /** The caller's signal: aborting it ends the attempt with its reason, as it is. */
+  signal: AbortSignal | undefined;
+}
+
+const TIMED_OUT = Symbol('attempt deadline');
+
+/**
+ * One HTTP exchange under one deadline: the wait for an in-flight slot, the request and
+ * the whole response body all count against `timeoutMs`, so a stalled body fails the
+ * attempt as a TimeoutError (retried like any timeout). The caller's signal is linked
+ * with a listener removed when the attempt ends (no AbortSignal.any on a long-lived
+ * signal, which leaks on Node 20).
+ */
+export async function attempt(
+  http: Http,
+  limiter: Limiter,
+  plan: AttemptPlan,
+  exchange: Omit<Exchange, 'signal'>,
+): Promise<Answer> {
+  const { signal, timeoutMs } = plan;
+  const deadline = Date.now() + timeoutMs;
+  await limiter.acquire(signal, deadline, () => timedOut(plan, 'waiting for a free request slot'));
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(TIMED_OUT), Math.max(0, deadline - Date.now()));
+  const onAbort = () => controller.abort(signal?.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    return await http.exchange({ ...exchange, signal: controller.signal });
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    if (controller.signal.reason === TIMED_OUT) throw timedOut(plan, 'no complete answer');
+    throw noResponse(error, plan);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+    limiter.release();
+  }
+}
+
+function where(plan: AttemptPlan): string {
+  const ref = plan.referenceId ? `, referenceId ${plan.referenceId}` : '';
+  return `attempt ${plan.attempt}${ref}`;
+}
+
+function timedOut(plan: AttemptPlan, what: string): TimeoutError {
+  return new TimeoutError(
+    `${plan.operation}: ${what} within the ${plan.timeoutMs} ms attempt timeout (${where(plan)})`,
+    { operation: plan.operation, referenceId: plan.referenceId },
+  );
+}
+
+/**
+ * A transport failure as a ConnectionError. The cause chain is kept (codes such as
+ * ECONNREFUSED included) but rebuilt from names, messages and codes only, so that no
+ * request object (and so no header) rides along.
+ */
+function noResponse(error: unknown, plan: AttemptPlan): ConnectionError {
+  const cause = copyCause(error, 0);
+  const code = findCode(cause);
+  const detail = code ?? cause?.message ?? String(error);
+  return new ConnectionError(`${plan.operation}: no response (${detail}; ${where(plan)})`, {
+    operation: plan.operation,
+    referenceId: plan.referenceId,
+    cause,
+  });
+}
+
+function copyCause(error: unknown, depth: number): (Error & { code?: string }) | undefined {
+  if (error === undefined || error === null || depth > 4) return undefined;
+  const original = error as { name?: unknown; message?: unknown; code?: unknown; cause?: unknown };
+  const inner = copyCause(original.cause, depth + 1);
+  const copy: Error & { code?: string } = new Error(
+    typeof original.message === 'string' ? original.message : String(error),
+    inner ? { cause: inner } : undefined,
+  );
+  if (typeof original.name === 'string') copy.name = original.name;
+  if (typeof original.code === 'string') copy.code = original.code;
+  return copy;
+}
+
+function findCode(
+  error: (Error & { code?: string; cause?: unknown }) | undefined,
+): string | undefined {
+  for (let e = error; e; e = e.cause as typeof error) if (e.code) return e.code;
+  return undefined;
+}

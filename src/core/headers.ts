@@ -1,0 +1,52 @@
+import type { Credentials } from './config';
+import type { Operation } from './operation';
+
+/** Headers the SDK owns: a caller's extra headers never replace them. */
+const OWN_HEADERS = new Set([
+  'authorization',
+  'ocp-apim-subscription-key',
+  'x-reference-id',
+  'x-target-environment',
+  'x-callback-url',
+  'x-correlationid',
+  'x-account-holding-institution-identifier',
+  'content-type',
+  'language',
+]);
+
+export interface HeaderInput {
+  op: Operation<unknown, unknown>;
+  credentials: Credentials;
+  targetEnvironment: string;
+  institution: string;
+  referenceId: string | undefined;
+  callbackUrl: string | undefined;
+  contentType: string | undefined;
+  /** Set by the operation itself (e.g. Language). */
+  own: Record<string, string> | undefined;
+  /** The caller's `headers` option. */
+  extra: Record<string, string> | undefined;
+}
+
+/** The headers of every attempt of one call, Authorization aside (it may change on replay). */
+export function callHeaders(input: HeaderInput): Record<string, string> {
+  const { op } = input;
+  const headers: Record<string, string> = {};
+  for (const name in input.extra) {
+    if (!OWN_HEADERS.has(name.toLowerCase())) headers[name] = input.extra[name] as string;
+  }
+  Object.assign(headers, input.own);
+  headers['Ocp-Apim-Subscription-Key'] = input.credentials.subscriptionKey.reveal();
+  const routing = op.routing ?? 'environment';
+  if (routing === 'environment') headers['X-Target-Environment'] = input.targetEnvironment;
+  if (routing === 'institution') {
+    headers['X-Account-Holding-Institution-Identifier'] = input.institution;
+  }
+  if (input.referenceId) {
+    headers[op.creates === 'correlation' ? 'X-CorrelationID' : 'X-Reference-Id'] =
+      input.referenceId;
+  }
+  if (input.callbackUrl) headers['X-Callback-Url'] = input.callbackUrl;
+  if (input.contentType) headers['Content-Type'] = input.contentType;
+  return headers;
+}

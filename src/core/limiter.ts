@@ -1,0 +1,87 @@
+interface Waiter {
+  grant(): void;
+  done: boolean;
+}
+
+/**
+ * The in-flight limit of one client. A call takes a slot before any request object is
+ * built, so a burst of thousands of calls costs queue entries, not Requests, streams
+ * and sockets. Queued calls keep their abort signal and their attempt's deadline.
+ */
+export class Limiter {
+  readonly #max: number;
+  #active = 0;
+  readonly #queue: Waiter[] = [];
+  #head = 0;
+
+  constructor(max: number) {
+    this.#max = max;
+  }
+
+  get active(): number {
+    return this.#active;
+  }
+
+  get queued(): number {
+    return this.#queue.length - this.#head;
+  }
+
+  /**
+   * Resolves when a slot is free (call `release` exactly once after), rejects with the
+   * signal's reason on abort, or with `expired()` when `deadline` (epoch ms) passes.
+   */
+  acquire(signal: AbortSignal | undefined, deadline: number, expired: () => Error): Promise<void> {
+    if (this.#active < this.#max && this.queued === 0) {
+      this.#active++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const finish = () => {
+        waiter.done = true;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      const onAbort = () => {
+        finish();
+        reject(signal?.reason);
+      };
+      const timer = setTimeout(
+        () => {
+          finish();
+          reject(expired());
+        },
+        Math.max(0, deadline - Date.now()),
+      );
+      const waiter: Waiter = {
+        done: false,
+        grant: () => {
+          finish();
+          resolve();
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#queue.push(waiter);
+    });
+  }
+
+  release(): void {
+    while (this.#head < this.#queue.length) {
+      const next = this.#queue[this.#head] as Waiter;
+      this.#queue[this.#head++] = undefined as unknown as Waiter;
+      if (next.done) continue;
+      this.#compact();
+      next.grant(); // the slot passes straight on: #active stays the same
+      return;
+    }
+    this.#compact();
+    this.#active--;
+  }
+
+  #compact(): void {
+    if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
+      this.#queue.splice(0, this.#head);
+      this.#head = 0;
+    }
+  }
+}

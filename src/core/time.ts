@@ -1,0 +1,36 @@
+/** Timing helpers written once: abortable sleep, jitter, Retry-After. */
+
+/** setTimeout as a promise that rejects with the signal's reason (as is) on abort. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** "Equal jitter": half of the step fixed, half random, so retries never bunch up. */
+export function equalJitter(ms: number, random = Math.random): number {
+  return Math.round(ms / 2 + (random() * ms) / 2);
+}
+
+/** Between 80% and 100% of the step, so that many waits do not poll in lockstep. */
+export function spreadJitter(ms: number, random = Math.random): number {
+  return Math.round(ms * (0.8 + random() * 0.2));
+}
+
+/** Retry-After as milliseconds: delta-seconds or an HTTP date. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
