@@ -2,4 +2,5 @@
 // package ky is bundled and that load takes microtasks only; here, against src/, it is a
 // real module load, which tests on fake timers cannot wait for. Load it once up front.
 await import('ky');
+
 export {};

@@ -1,0 +1,107 @@
+import { isTimeoutError, MomoClient } from 'momo-partner-sdk';
+import { afterEach, describe, expect, it } from 'vitest';
+import { transferBody } from '../support/fake-service';
+import { startLoopbackService } from '../support/loopback-service';
+
+// Real sockets on loopback, through the SDK's default transport.
+let service: Awaited<ReturnType<typeof startLoopbackService>> | undefined;
+afterEach(async () => {
+  await service?.close();
+  service = undefined;
+});
+
+describe('the transport under load and stalls', () => {
+  it('keeps 1,000 concurrent creating calls within maxConcurrency and maxSockets', async () => {
+    service = await startLoopbackService({
+      'POST /disbursement/v1_0/deposit': (_req, res) => {
+        setTimeout(() => {
+          res.statusCode = 202;
+          res.end();
+        }, 2);
+      },
+    });
+    const momo = new MomoClient({ ...service.options, maxConcurrency: 16, maxSockets: 8 });
+    const calls = Array.from({ length: 1_000 }, () => momo.disbursement.deposit(transferBody));
+    const accepted = await Promise.all(calls);
+    expect(new Set(accepted.map((a) => a.referenceId)).size).toBe(1_000);
+    expect(service.stats.peakInFlight).toBeLessThanOrEqual(16);
+    expect(service.stats.peakInFlight).toBeGreaterThan(1);
+  });
+
+  it('times out a stalled body and retries it under the same reference id', async () => {
+    let attempts = 0;
+    service = await startLoopbackService({
+      'POST /disbursement/v1_0/deposit': (_req, res) => {
+        attempts++;
+        res.writeHead(202, { 'content-type': 'application/json', 'content-length': '100' });
+        if (attempts === 1)
+          res.write('{"stalled":'); // headers sent, the body never ends
+        else res.end(' '.repeat(100));
+      },
+    });
+    const momo = new MomoClient({ ...service.options, timeoutMs: 300 });
+    const accepted = await momo.disbursement.deposit(transferBody);
+    const ids = service.seen.filter((s) => s.path.endsWith('/deposit'));
+    expect(ids.map((s) => s.headers['x-reference-id'])).toEqual([
+      accepted.referenceId,
+      accepted.referenceId,
+    ]);
+  });
+
+  it('reports a body that never completes as a TimeoutError naming its duration and attempt', async () => {
+    service = await startLoopbackService({
+      'POST /disbursement/v1_0/deposit': (_req, res) => {
+        res.writeHead(202, { 'content-length': '10' });
+        res.write('{');
+      },
+    });
+    const momo = new MomoClient({ ...service.options, timeoutMs: 200, maxRetries: 1 });
+    const error = await momo.disbursement.deposit(transferBody).catch((e: unknown) => e);
+    expect(isTimeoutError(error)).toBe(true);
+    expect((error as Error).message).toMatch(/200 ms attempt timeout \(attempt 2, referenceId /);
+  });
+
+  it('fails a call queued past its deadline with a TimeoutError, having sent nothing', async () => {
+    service = await startLoopbackService({
+      'POST /disbursement/v1_0/deposit': (_req, res) => {
+        setTimeout(() => {
+          res.statusCode = 202;
+          res.end();
+        }, 400);
+      },
+    });
+    const momo = new MomoClient({ ...service.options, maxConcurrency: 1, timeoutMs: 1_000 });
+    await momo.disbursement.getBalance().catch(() => {}); // the token is cached
+    const first = momo.disbursement.deposit(transferBody);
+    const queued = momo.disbursement
+      .deposit(transferBody, { timeoutMs: 100, maxRetries: 0 })
+      .catch((e: unknown) => e);
+    const error = await queued;
+    expect(isTimeoutError(error)).toBe(true);
+    expect((error as Error).message).toMatch(/free request slot/);
+    await first;
+    expect(service.seen.filter((s) => s.path.endsWith('/deposit'))).toHaveLength(1);
+  });
+
+  it('lets a queued call go when its caller aborts', async () => {
+    service = await startLoopbackService({
+      'POST /disbursement/v1_0/deposit': (_req, res) => {
+        setTimeout(() => {
+          res.statusCode = 202;
+          res.end();
+        }, 200);
+      },
+    });
+    const momo = new MomoClient({ ...service.options, maxConcurrency: 1 });
+    const first = momo.disbursement.deposit(transferBody);
+    const controller = new AbortController();
+    const queued = momo.disbursement
+      .deposit(transferBody, { signal: controller.signal })
+      .catch((e: unknown) => e);
+    setTimeout(() => controller.abort('not needed'), 50);
+    expect(await queued).toBe('not needed');
+    await first;
+    const third = await momo.disbursement.deposit(transferBody); // the slot was not lost
+    expect(third.referenceId).toBeTruthy();
+  });
+});
