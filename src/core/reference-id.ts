@@ -7,3 +7,21 @@ import { v4 as uuidv4 } from 'uuid';
 export function chooseReferenceId(given: unknown): string {
   return typeof given === 'string' ? given : uuidv4();
 }
+
+/**
+ * Options with the reference id fixed up front, so that the caller can track the
+ * operation before the request leaves (malformed options pass through: the transport
+ * reports them as a ValidationError).
+ */
+export function withReferenceId<O extends { referenceId?: string }>(
+  options: O | undefined,
+): { options: O | undefined; referenceId: string | undefined } {
+  if (options !== undefined && (options === null || typeof options !== 'object')) {
+    return { options, referenceId: undefined };
+  }
+  const referenceId: unknown = options?.referenceId ?? chooseReferenceId(undefined);
+  return {
+    options: { ...options, referenceId } as O,
+    referenceId: typeof referenceId === 'string' ? referenceId : undefined,
+  };
+}

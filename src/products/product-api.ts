@@ -1,6 +1,6 @@
-import { v4 as uuidv4 } from 'uuid';
 import { AccessToken } from '../auth/access-token';
 import { ClientContext } from '../context';
+import { withReferenceId } from '../core/reference-id';
 import type { CallInput, CallResult } from '../core/call';
 import type { Operation } from '../core/operation';
 import {
@@ -148,14 +148,3 @@ export class ProductApi {
 
 export const referenceIdParam = { referenceId: uuidV4 };
 
-/** Chooses the reference id up front (unless the options are malformed: prepare reports that). */
-function withReferenceId(options: RequestOptions | undefined) {
-  if (options !== undefined && (options === null || typeof options !== 'object')) {
-    return { options, referenceId: undefined };
-  }
-  const referenceId: unknown = options?.referenceId ?? uuidv4();
-  return {
-    options: { ...options, referenceId } as RequestOptions,
-    referenceId: typeof referenceId === 'string' ? referenceId : undefined,
-  };
-}
