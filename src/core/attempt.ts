@@ -11,37 +11,27 @@ export interface AttemptPlan {
   signal: AbortSignal | undefined;
 }
 
-const TIMED_OUT = Symbol('attempt deadline');
-
 /**
  * One HTTP exchange under one deadline: the wait for an in-flight slot, the request and
  * the whole response body all count against `timeoutMs`, so a stalled body fails the
- * attempt as a TimeoutError (retried like any timeout). The caller's signal is linked
- * with a listener removed when the attempt ends (no AbortSignal.any on a long-lived
- * signal, which leaks on Node 20).
+ * attempt as a TimeoutError (retried like any timeout).
  */
 export async function attempt(
   http: Http,
   limiter: Limiter,
   plan: AttemptPlan,
-  exchange: Omit<Exchange, 'signal'>,
+  exchange: Omit<Exchange, 'signal' | 'deadline'>,
 ): Promise<Answer> {
   const { signal, timeoutMs } = plan;
   const deadline = Date.now() + timeoutMs;
   await limiter.acquire(signal, deadline, () => timedOut(plan, 'waiting for a free request slot'));
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(TIMED_OUT), Math.max(0, deadline - Date.now()));
-  const onAbort = () => controller.abort(signal?.reason);
-  signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    return await http.exchange({ ...exchange, signal: controller.signal });
+    return await http.exchange({ ...exchange, deadline, signal });
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
-    if (controller.signal.reason === TIMED_OUT) throw timedOut(plan, 'no complete answer');
+    if ((error as Error)?.name === 'TimeoutError') throw timedOut(plan, 'no complete answer');
     throw noResponse(error, plan);
   } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener('abort', onAbort);
     limiter.release();
   }
 }

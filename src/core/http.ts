@@ -6,8 +6,17 @@ export interface Exchange {
   method: string;
   headers: Record<string, string>;
   body: string | undefined;
-  /** The attempt's signal: its deadline and the caller's abort, in one. */
-  signal: AbortSignal;
+  /** Epoch ms by which the whole answer, body included, must be in. */
+  deadline: number;
+  /** The caller's signal, if any. */
+  signal: AbortSignal | undefined;
+}
+
+/** What an exchange rejects with when its deadline passes (like `AbortSignal.timeout`). */
+export function deadlineError(): Error {
+  const error = new Error('the attempt deadline passed');
+  error.name = 'TimeoutError';
+  return error;
 }
 
 /** A complete answer: the body is read (and parsed when it is JSON) before this resolves. */
@@ -20,11 +29,22 @@ export interface Answer {
 /** A fetch the SDK may hand extra, non-standard options (only its own Node adapter reads them). */
 export type FetchLike = (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
 
-/** The Node fast path: a pooled, capped fetch used while the runtime's own fetch is in place. */
+/**
+ * The Node fast path: a pooled, capped fetch used while the runtime's own fetch is in
+ * place. Besides the Request it reads three SDK options from `init`: the raw body, the
+ * deadline (it rejects with a TimeoutError-named error when it passes, body included)
+ * and the caller's signal (it rejects with the signal's reason).
+ */
 export interface FastPath {
   /** True while it may be used: the global fetch is the runtime's own, no proxy, no dispatcher. */
   usable(): boolean;
   fetch: FetchLike;
+}
+
+interface FastPathInit {
+  momoRawBody?: string;
+  momoDeadline?: number;
+  momoSignal?: AbortSignal;
 }
 
 export interface HttpOptions {
@@ -63,21 +83,56 @@ export class Http {
       this.#loading ??= this.#load();
       await this.#loading;
     }
-    const ky = this.#ky as KyInstance;
-    const fast = this.#options.fetch === undefined && this.#fastPath?.usable() === true;
-    const init: KyOptions & { momoRawBody?: string } = {
+    const fastPath = this.#options.fetch === undefined ? this.#fastPath : undefined;
+    if (fastPath?.usable()) return this.#fast(exchange, fastPath);
+    return this.#standard(exchange, this.#options.fetch ?? globalFetch);
+  }
+
+  /**
+   * Through the Node pool: the body, deadline and caller's signal go as they are, so
+   * ky builds a Request with no body stream to tee and no signal to combine, and the
+   * pool reads the whole body before it resolves.
+   */
+  async #fast(exchange: Exchange, fastPath: FastPath): Promise<Answer> {
+    const init: KyOptions & FastPathInit = {
       method: exchange.method,
       headers: exchange.headers,
-      signal: exchange.signal,
-      fetch: this.#options.fetch ?? (fast ? (this.#fastPath as FastPath).fetch : globalFetch),
+      fetch: fastPath.fetch,
+      momoDeadline: exchange.deadline,
     };
-    // The fast path takes the body as it is: no body stream to build, tee or read back.
-    if (fast) {
-      if (exchange.body !== undefined) init.momoRawBody = exchange.body;
-    } else if (exchange.body !== undefined) init.body = exchange.body;
-    const response = await ky(exchange.url, init);
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, body: parseBody(text) };
+    if (exchange.body !== undefined) init.momoRawBody = exchange.body;
+    if (exchange.signal) init.momoSignal = exchange.signal;
+    const response = await (this.#ky as KyInstance)(exchange.url, init);
+    return read(response);
+  }
+
+  /** Through any other fetch: one signal per attempt carries the deadline and the caller's abort. */
+  async #standard(exchange: Exchange, fetch: FetchLike): Promise<Answer> {
+    const { signal, deadline } = exchange;
+    const controller = new AbortController();
+    const timer = setTimeout(
+      () => controller.abort(deadlineError()),
+      Math.max(0, deadline - Date.now()),
+    );
+    // A listener removed when the attempt ends: never AbortSignal.any on a long-lived signal.
+    const onAbort = () => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const init: KyOptions = {
+        method: exchange.method,
+        headers: exchange.headers,
+        signal: controller.signal,
+        fetch,
+      };
+      if (exchange.body !== undefined) init.body = exchange.body;
+      const response = await (this.#ky as KyInstance)(exchange.url, init);
+      return await read(response); // inside the deadline: a stalled body is cut
+    } catch (error) {
+      throw controller.signal.aborted ? controller.signal.reason : error;
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
   }
 
   async #load(): Promise<void> {
@@ -88,6 +143,11 @@ export class Http {
     this.#fastPath = fastPath;
     this.#ky = ky.create({ retry: 0, timeout: false, throwHttpErrors: false, redirect: 'manual' });
   }
+}
+
+async function read(response: Response): Promise<Answer> {
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: parseBody(text) };
 }
 
 function parseBody(text: string): unknown {

@@ -1,6 +1,5 @@
 import { AccessToken } from '../auth/access-token';
 import { ClientContext } from '../context';
-import { withReferenceId } from '../core/reference-id';
 import type { CallInput, CallResult } from '../core/call';
 import type { Operation } from '../core/operation';
 import {
@@ -9,6 +8,7 @@ import {
   toOperationPromise,
 } from '../core/operation-promise';
 import type { MomoClientOptions, ProductName, RequestOptions } from '../core/options';
+import { withReferenceId } from '../core/reference-id';
 import type { Final, WaitOptions } from '../polling/poller';
 import type { StatusLike } from '../schemas/common';
 import { uuidV4 } from '../schemas/common';
@@ -147,4 +147,3 @@ export class ProductApi {
 }
 
 export const referenceIdParam = { referenceId: uuidV4 };
-
