@@ -28,6 +28,8 @@ export interface Config {
   scrubber: SecretScrubber;
   /** Credentials of a product, or the ValidationError saying which is missing. */
   credentials(product: ProductName): Credentials;
+  /** A product's subscription key alone (calls with `auth: 'none'` need no API user). */
+  subscriptionKey(product: ProductName): Secret;
 }
 
 export function resolveConfig(options: MomoClientOptions): Config {
@@ -66,6 +68,12 @@ export function resolveConfig(options: MomoClientOptions): Config {
 
   const scrubber = new SecretScrubber();
   const credentials = memoCredentials(options, scrubber);
+  const keyOf = (p: ProductName) => options[p]?.subscriptionKey ?? options.subscriptionKey;
+  const subscriptionKeys = {
+    disbursement: keyOf('disbursement'),
+    collection: keyOf('collection'),
+    remittance: keyOf('remittance'),
+  };
   const userFetch = options.fetch;
   return {
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
@@ -88,6 +96,12 @@ export function resolveConfig(options: MomoClientOptions): Config {
     tokenStore: options.tokenStore,
     scrubber,
     credentials,
+    subscriptionKey: (product) => {
+      const key = subscriptionKeys[product];
+      if (nonEmpty(key)) return new Secret(key);
+      const path = `${product}.subscriptionKey`;
+      throw new ValidationError([{ path, message: 'is required (or subscriptionKey)' }]);
+    },
   };
 }
 

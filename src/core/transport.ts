@@ -73,7 +73,9 @@ export class Transport {
   ): Promise<CallResult<TResult>> {
     const config = this.#config;
     const request = prepare(op, input, config); // throws ValidationError: nothing sent
-    const credentials = config.credentials(op.product);
+    // `none` needs no API user (sandbox provisioning creates one): the subscription key only.
+    const credentials = op.auth === 'none' ? undefined : config.credentials(op.product);
+    const subscriptionKey = credentials?.subscriptionKey ?? config.subscriptionKey(op.product);
     const options = input.options ?? {};
     const referenceId = op.creates ? (options.referenceId ?? uuidv4()) : undefined;
     const callbackUrl = op.callback ? request.callbackUrl(referenceId) : undefined;
@@ -83,7 +85,7 @@ export class Transport {
       if (!OWN_HEADERS.has(name.toLowerCase())) headers[name] = value;
     }
     Object.assign(headers, input.headers);
-    headers['Ocp-Apim-Subscription-Key'] = credentials.subscriptionKey.reveal();
+    headers['Ocp-Apim-Subscription-Key'] = subscriptionKey.reveal();
     const routing = op.routing ?? 'environment';
     if (routing === 'environment') headers['X-Target-Environment'] = config.targetEnvironment;
     if (routing === 'institution') {
@@ -103,7 +105,9 @@ export class Transport {
 
     const attempt = async (n: number): Promise<AttemptOutcome<CallResult<TResult>>> => {
       for (let replayed = false; ; replayed = true) {
-        const auth = await this.#auth.authorization(op as Operation, credentials, options);
+        const auth = credentials
+          ? await this.#auth.authorization(op as Operation, credentials, options)
+          : undefined;
         const started = Date.now();
         log('debug', `${op.method} ${request.path}`, { ...context, attempt: n });
         let response: Response;
@@ -111,7 +115,7 @@ export class Transport {
         try {
           response = await ky(request.url, {
             method: op.method,
-            headers: { ...headers, Authorization: auth.value },
+            headers: auth ? { ...headers, Authorization: auth.value } : headers,
             body: request.body ?? null,
             timeout: timeoutMs,
             retry: 0,
@@ -130,7 +134,7 @@ export class Transport {
           ms: Date.now() - started,
         });
 
-        if (status === 401 && auth.refused && !replayed) {
+        if (status === 401 && auth?.refused && !replayed) {
           await auth.refused(); // stale token: drop it and replay once with a new one
           continue;
         }
