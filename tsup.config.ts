@@ -14,7 +14,7 @@ export default defineConfig([
     external: ['momo-partner-sdk'],
   },
   {
-    entry: { cli: 'src/cli.ts' },
+    entry: { cli: 'src/cli/index.ts' },
     format: ['esm'],
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },

@@ -41,6 +41,14 @@ export { Consent } from './products/consent';
 export { Disbursement } from './products/disbursement';
 export type { Submitted } from './products/product-api';
 export { Remittance } from './products/remittance';
+export {
+  type CreateUserOptions,
+  SANDBOX_BASE_URL,
+  Sandbox,
+  type SandboxApiKey,
+  type SandboxOptions,
+  type SandboxRequestOptions,
+} from './sandbox/sandbox';
 export type {
   AccountIdentifierType,
   AccountStatus,
@@ -54,6 +62,7 @@ export type {
 export type { Party, Reason, StatusLike } from './schemas/common';
 export type { AuthorizeInput } from './schemas/consent';
 export type { CashTransferBody, CashTransferResult, UserInfo } from './schemas/remittance';
+export type { SandboxUser, SandboxUserInput } from './schemas/sandbox';
 export type { StandardDisbursementAccepted, StandardDisbursementBody } from './schemas/standard';
 export type {
   Balance,

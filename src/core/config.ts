@@ -30,6 +30,8 @@ export interface Config {
   scrubber: SecretScrubber;
   /** Credentials of a product, or the ValidationError saying which is missing. */
   credentials(product: ProductName): Credentials;
+  /** A product's subscription key alone (calls with `auth: 'none'` need no API user). */
+  subscriptionKey(product: ProductName): Secret;
 }
 
 export function resolveConfig(options: MomoClientOptions): Config {
@@ -87,6 +89,12 @@ export function resolveConfig(options: MomoClientOptions): Config {
 
   const scrubber = new SecretScrubber();
   const credentials = memoCredentials(options, scrubber);
+  const keyOf = (p: ProductName) => options[p]?.subscriptionKey ?? options.subscriptionKey;
+  const subscriptionKeys = {
+    disbursement: keyOf('disbursement'),
+    collection: keyOf('collection'),
+    remittance: keyOf('remittance'),
+  };
   return {
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     targetEnvironment: options.targetEnvironment,
@@ -109,6 +117,12 @@ export function resolveConfig(options: MomoClientOptions): Config {
     hooks: { ...hooks },
     scrubber,
     credentials,
+    subscriptionKey: (product) => {
+      const key = subscriptionKeys[product];
+      if (nonEmpty(key)) return new Secret(key);
+      const path = `${product}.subscriptionKey`;
+      throw new ValidationError([{ path, message: 'is required (or subscriptionKey)' }]);
+    },
   };
 }
 

@@ -1,5 +1,5 @@
-import type { Credentials } from './config';
 import type { Operation } from './operation';
+import type { Secret } from './secret';
 
 /** Headers the SDK owns: a caller's extra headers never replace them. */
 const OWN_HEADERS = new Set([
@@ -16,7 +16,7 @@ const OWN_HEADERS = new Set([
 
 export interface HeaderInput {
   op: Operation<unknown, unknown>;
-  credentials: Credentials;
+  subscriptionKey: Secret;
   targetEnvironment: string;
   institution: string;
   referenceId: string | undefined;
@@ -36,7 +36,7 @@ export function callHeaders(input: HeaderInput): Record<string, string> {
     if (!OWN_HEADERS.has(name.toLowerCase())) headers[name] = input.extra[name] as string;
   }
   Object.assign(headers, input.own);
-  headers['Ocp-Apim-Subscription-Key'] = input.credentials.subscriptionKey.reveal();
+  headers['Ocp-Apim-Subscription-Key'] = input.subscriptionKey.reveal();
   const routing = op.routing ?? 'environment';
   if (routing === 'environment') headers['X-Target-Environment'] = input.targetEnvironment;
   if (routing === 'institution') {

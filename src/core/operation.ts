@@ -19,8 +19,11 @@ export interface Operation<TBody = unknown, TResult = unknown> {
   path: string;
   /** Whose subscription key, API user and token the call uses. */
   product: ProductName;
-  /** `bearer`: API-user access token; `basic`: API user id and key; `consent`: the caller's consent token. */
-  auth: 'bearer' | 'basic' | 'consent';
+  /**
+   * `bearer`: API-user access token; `basic`: API user id and key; `consent`: the caller's
+   * consent token; `none`: no Authorization, only the subscription key (sandbox provisioning).
+   */
+  auth: 'bearer' | 'basic' | 'consent' | 'none';
   /**
    * Creating call: sends a client-generated id (X-Reference-Id, or X-CorrelationID on the
    * standard-style interface) and is retried under that same id.

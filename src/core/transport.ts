@@ -58,12 +58,14 @@ export class Transport {
     const config = this.#config;
     const request = prepare(op, input, config, this.#auth); // throws ValidationError: nothing sent
     const options = input.options ?? {};
-    const credentials = config.credentials(op.product);
+    // `none` needs no API user (sandbox provisioning creates one): the subscription key only.
+    const credentials = op.auth === 'none' ? undefined : config.credentials(op.product);
+    const subscriptionKey = credentials?.subscriptionKey ?? config.subscriptionKey(op.product);
     const referenceId = op.creates ? chooseReferenceId(options.referenceId) : undefined;
     const callbackUrl = op.callback ? request.callbackUrl(referenceId) : undefined;
     const headers = callHeaders({
       op,
-      credentials,
+      subscriptionKey,
       targetEnvironment: config.targetEnvironment,
       institution: config.institution,
       referenceId,
@@ -84,7 +86,9 @@ export class Transport {
 
     const once = async (n: number): Promise<CallResult<TResult>> => {
       for (let replayed = false; ; replayed = true) {
-        const auth = await this.#auth.authorization(op as Operation, credentials, options);
+        const auth = credentials
+          ? await this.#auth.authorization(op as Operation, credentials, options)
+          : { value: undefined };
         const started = Date.now();
         config.log('debug', `${op.method} ${request.path}`, { operation: op.name, referenceId });
         callHook(config.hooks.onRequest, info(n));

@@ -1,3 +1,4 @@
+import { ApiUserStore } from './api-users';
 import { CallbackSender } from './callbacks';
 import { ConsentStore } from './consent';
 import { FaultQueue } from './faults';
@@ -19,6 +20,7 @@ import { collectionRoutes } from './routes/collection';
 import { consentRoutes } from './routes/consent';
 import { disbursementRoutes } from './routes/disbursement';
 import { remittanceRoutes } from './routes/remittance';
+import { sandboxRoutes } from './routes/sandbox';
 import { standardRoutes } from './routes/standard';
 import { voucherRoutes } from './routes/vouchers';
 import { TokenStore } from './tokens';
@@ -33,6 +35,7 @@ const ROUTES = [
   ...standardRoutes,
   ...consentRoutes,
   ...remittanceRoutes,
+  ...sandboxRoutes,
 ];
 
 /**
@@ -55,6 +58,8 @@ export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
     options.consentExpiresInSeconds,
   );
   const deliveries = new DeliveryLog();
+  // Kept by reset(), like issued tokens: a provisioned user stays a valid credential.
+  const apiUsers = new ApiUserStore();
   let requests: RecordedRequest[] = [];
   const basePath = new URL(options.baseUrl).pathname.replace(/\/+$/, '');
 
@@ -98,7 +103,8 @@ export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
     const { route, params } = match;
     try {
       checkSubscriptionKey(request.headers, options);
-      const token = authenticate(request.headers, route.auth, route.product, options, tokens, now);
+      const { auth, product } = route;
+      const token = authenticate(request.headers, auth, product, options, tokens, now, apiUsers);
       checkTargetEnvironment(request.headers, route.targetEnvironment, options);
       const ctx: RouteContext = {
         request,
@@ -113,6 +119,7 @@ export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
         tokens,
         consents,
         deliveries,
+        apiUsers,
       };
       return await route.handle(ctx);
     } catch (error) {

@@ -1,3 +1,4 @@
+import type { ApiUserStore } from './api-users';
 import { Rejection, reject, unauthorized } from './http';
 import type { ResolvedOptions } from './options';
 import type { AuthMode, TargetEnvironmentRule } from './router';
@@ -31,12 +32,18 @@ export function checkTargetEnvironment(
   }
 }
 
-/** Basic credentials of the configured API user (spec 4.7, 5.2). */
-export function basicCredentialsValid(authorization: string, options: ResolvedOptions): boolean {
+/** Basic credentials of the configured API user or of a provisioned one (spec 4.7, 5.2). */
+export function basicCredentialsValid(
+  authorization: string,
+  options: ResolvedOptions,
+  apiUsers: ApiUserStore,
+): boolean {
   const encoded = /^Basic\s+(\S+)$/i.exec(authorization)?.[1];
   if (encoded === undefined) return false;
   const decoded = Buffer.from(encoded, 'base64').toString('utf8');
-  return decoded === `${options.apiUser.id}:${options.apiUser.key}`;
+  if (decoded === `${options.apiUser.id}:${options.apiUser.key}`) return true;
+  const colon = decoded.indexOf(':');
+  return colon > 0 && apiUsers.verify(decoded.slice(0, colon), decoded.slice(colon + 1));
 }
 
 /**
@@ -50,10 +57,12 @@ export function authenticate(
   options: ResolvedOptions,
   tokens: TokenStore,
   now: number,
+  apiUsers: ApiUserStore,
 ): TokenRecord | undefined {
+  if (mode === 'none') return undefined;
   const authorization = headers.get('authorization') ?? '';
   if (mode === 'basic' || (mode === 'basic-or-bearer' && /^Basic\s/i.test(authorization))) {
-    if (basicCredentialsValid(authorization, options)) return undefined;
+    if (basicCredentialsValid(authorization, options, apiUsers)) return undefined;
     throw new Rejection(unauthorized('login_failed'));
   }
   if (authorization === '' && mode === 'bearer-optional') return undefined;

@@ -4,6 +4,7 @@
  * See docs/simulator.md.
  */
 import { MomoClient, type MomoClientOptions } from 'momo-partner-sdk';
+import { withControlRoutes } from './control';
 import { createEngine } from './engine';
 import { createFetch } from './fetch';
 import { listen } from './listen';
@@ -34,7 +35,10 @@ export interface Simulator extends SimulatorState {
   readonly handlers: HttpHandler[];
   /** A fetch function served in memory, without network (matches any origin). */
   readonly fetch: typeof fetch;
-  /** Serves the simulator over node:http, on 127.0.0.1 by default (port 0 = any free port). */
+  /**
+   * Serves the simulator over node:http, on 127.0.0.1 by default (port 0 = any free port),
+   * with the `/_simulator/` control routes (docs/simulator.md).
+   */
   listen(options?: ListenOptions): Promise<ListeningServer>;
   /** A MomoClient wired to `sim.fetch`, with fast polling. */
   client(overrides?: Partial<MomoClientOptions>): MomoClient;
@@ -47,7 +51,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   return {
     handlers: createHandlers(engine.handle, baseUrl),
     fetch: simulatorFetch,
-    listen: (listenOptions) => listen(engine.handle, listenOptions),
+    listen: (listenOptions) => listen(withControlRoutes(engine), listenOptions),
     client: (overrides = {}) =>
       new MomoClient({
         baseUrl,

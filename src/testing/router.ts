@@ -1,3 +1,4 @@
+import type { ApiUserStore } from './api-users';
 import type { ConsentStore } from './consent';
 import type { Ledger } from './ledger';
 import type { DeliveryLog } from './notifications';
@@ -8,9 +9,15 @@ import type { Product } from './types';
 /**
  * Who may call a route. `bearer-optional`: no Authorization is fine, a given one must be
  * valid (spec 4.19). `basic-or-bearer`: an API-user token or the API user's Basic
- * credentials (spec 4.1).
+ * credentials (spec 4.1). `none`: the subscription key alone (sandbox provisioning).
  */
-export type AuthMode = 'basic' | 'bearer' | 'bearer-optional' | 'basic-or-bearer' | 'consent';
+export type AuthMode =
+  | 'basic'
+  | 'bearer'
+  | 'bearer-optional'
+  | 'basic-or-bearer'
+  | 'consent'
+  | 'none';
 
 /** `required`: missing is 400; `optional`: checked only when sent; `ignored`. */
 export type TargetEnvironmentRule = 'required' | 'optional' | 'ignored';
@@ -31,6 +38,8 @@ export interface RouteContext {
   readonly tokens: TokenStore;
   readonly consents: ConsentStore;
   readonly deliveries: DeliveryLog;
+  /** API users created through the sandbox provisioning endpoints. */
+  readonly apiUsers: ApiUserStore;
 }
 
 export type RouteHandler = (ctx: RouteContext) => Response | Promise<Response>;

@@ -11,7 +11,7 @@ afterEach(() => {
 });
 
 function run(args: string[]) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -54,8 +54,29 @@ describe('momo-partner-sdk simulator (CLI)', () => {
     expect(await cli.exited).toEqual([0, null]);
   });
 
+  it('serves the /_simulator/ control routes (curl-style steering)', async () => {
+    const cli = run(['simulator', '--port', '0']);
+    await until(() => /listening on (http:\/\/\S+)/.test(cli.out()));
+    const url = /listening on (http:\/\/\S+)/.exec(cli.out())?.[1] ?? '';
+    const armed = await fetch(`${url}/_simulator/faults`, {
+      method: 'POST',
+      body: JSON.stringify({ kind: 'status', status: 503, match: '/disbursement' }),
+    });
+    expect(armed.status).toBe(201);
+    const headers = {
+      'Ocp-Apim-Subscription-Key': 'sim-subscription-key',
+      'X-Target-Environment': 'sandbox',
+    };
+    const faulted = await fetch(`${url}/disbursement/v1_0/account/balance`, { headers });
+    expect(faulted.status).toBe(503);
+    const state = await (await fetch(`${url}/_simulator/state`)).json();
+    expect(state).toMatchObject({ transactions: [], requestCount: 1 });
+    cli.child.kill('SIGTERM');
+    expect(await cli.exited).toEqual([0, null]);
+  });
+
   it('prints usage for --help', async () => {
-    const cli = run(['--help']);
+    const cli = run(['simulator', '--help']);
     expect((await cli.exited)[0]).toBe(0);
     expect(cli.out()).toContain('Usage: momo-partner-sdk simulator');
   });

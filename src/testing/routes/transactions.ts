@@ -38,7 +38,7 @@ export function jsonBody(ctx: RouteContext): unknown {
   }
 }
 
-function referenceIdHeader(ctx: RouteContext): string {
+export function referenceIdHeader(ctx: RouteContext): string {
   const value = ctx.headers.get('x-reference-id');
   if (value === null || value === '') return badRequest('X-Reference-Id header is required.');
   if (!isUuidV4(value)) return badRequest('X-Reference-Id must be a UUID version 4.');

@@ -1,0 +1,129 @@
+import type { MomoClient } from '../../client';
+import { isWaitTimeoutError } from '../../errors';
+import type { WaitOptions } from '../../polling/poller';
+import type { StatusLike } from '../../schemas/common';
+import { oneOf, parseCommand, positiveInteger } from '../args';
+import type { Command } from '../command';
+import { CONNECTION_FLAGS, CONNECTION_HELP, clientFromEnv, productArg } from '../env';
+import { ExitCode, printJson, UsageError } from '../output';
+
+type Result = StatusLike & Record<string, unknown>;
+interface Kind {
+  get(momo: MomoClient, id: string): Promise<Result>;
+  wait(momo: MomoClient, id: string, options: WaitOptions<Result>): Promise<Result>;
+}
+
+/** Each product's operations with a status lookup, by the word used on the command line. */
+const KINDS: Record<string, Record<string, Kind>> = {
+  disbursement: {
+    transfer: {
+      get: (m, id) => m.disbursement.getTransfer(id),
+      wait: (m, id, o) => m.disbursement.waitForTransfer(id, o),
+    },
+    deposit: {
+      get: (m, id) => m.disbursement.getDeposit(id),
+      wait: (m, id, o) => m.disbursement.waitForDeposit(id, o),
+    },
+    refund: {
+      get: (m, id) => m.disbursement.getRefund(id),
+      wait: (m, id, o) => m.disbursement.waitForRefund(id, o),
+    },
+    merchantpayment: {
+      get: (m, id) => m.disbursement.getMerchantPayment(id),
+      wait: (m, id, o) => m.disbursement.waitForMerchantPayment(id, o),
+    },
+  },
+  collection: {
+    requesttopay: {
+      get: (m, id) => m.collection.getRequestToPay(id),
+      wait: (m, id, o) => m.collection.waitForRequestToPay(id, o),
+    },
+    requesttowithdraw: {
+      get: (m, id) => m.collection.getRequestToWithdraw(id),
+      wait: (m, id, o) => m.collection.waitForRequestToWithdraw(id, o),
+    },
+  },
+  remittance: {
+    transfer: {
+      get: (m, id) => m.remittance.getTransfer(id),
+      wait: (m, id, o) => m.remittance.waitForTransfer(id, o),
+    },
+    cashtransfer: {
+      get: (m, id) => m.remittance.getCashTransfer(id),
+      wait: (m, id, o) => m.remittance.waitForCashTransfer(id, o),
+    },
+  },
+};
+
+const USAGE = `Usage: momo-partner-sdk status <product> <kind> <referenceId> [options]
+
+Looks up an operation by its reference id; with --wait, polls until it is final.
+Exit code 4 when it is FAILED, 5 when --wait runs out of time.
+
+  <product> <kind>    disbursement: ${Object.keys(KINDS.disbursement ?? {}).join(', ')}
+                      collection: ${Object.keys(KINDS.collection ?? {}).join(', ')}
+                      remittance: ${Object.keys(KINDS.remittance ?? {}).join(', ')}
+  <referenceId>       the X-Reference-Id the operation was created with (UUID v4)
+  --wait              wait until SUCCESSFUL or FAILED
+  --timeout-ms <n>    how long --wait waits (default 300000)
+  -h, --help          show this help
+  -v, --version       print the version
+
+${CONNECTION_HELP}`;
+
+export const statusCommand: Command = {
+  name: 'status',
+  summary: 'look up an operation (--wait: until SUCCESSFUL or FAILED)',
+  usage: USAGE,
+  async run(argv, io) {
+    const args = parseCommand(
+      argv,
+      { ...CONNECTION_FLAGS, wait: { type: 'boolean' }, 'timeout-ms': { type: 'string' } },
+      { min: 3, max: 3, names: '<product> <kind> <referenceId>' },
+    );
+    const [productWord = '', kindWord = '', referenceId = ''] = args.positionals;
+    const product = productArg(productWord);
+    const kinds = KINDS[product] ?? {};
+    const kind = kinds[oneOf(kindWord, Object.keys(kinds), `kind for ${product}`)] as Kind;
+    const timeoutMs = positiveInteger(args.text('timeout-ms'), '--timeout-ms');
+    if (timeoutMs !== undefined && !args.flag('wait')) {
+      throw new UsageError('--timeout-ms goes with --wait');
+    }
+    const momo = clientFromEnv(io, args, product);
+    const show = (result: Result) =>
+      args.flag('json')
+        ? printJson(io, result)
+        : io.out(describe(`${product} ${kindWord} ${referenceId}`, result));
+    let result: Result;
+    try {
+      result = args.flag('wait')
+        ? await kind.wait(momo, referenceId, timeoutMs === undefined ? {} : { timeoutMs })
+        : await kind.get(momo, referenceId);
+    } catch (error) {
+      // The last status seen is still worth printing before exit code 5.
+      const last = isWaitTimeoutError(error) ? error.lastStatus : undefined;
+      if (last !== null && typeof last === 'object') show(last as Result);
+      throw error;
+    }
+    show(result);
+    return result.status === 'FAILED' ? ExitCode.failed : ExitCode.ok;
+  },
+};
+
+/** Human output: the status line, then the fields a person checks. */
+function describe(what: string, result: Result): string {
+  const reason = result.reason ? ` (${result.reason.code}${message(result.reason)})` : '';
+  const lines = [`${what}: ${result.status}${reason}`];
+  const fields = ['amount', 'currency', 'financialTransactionId', 'externalId'] as const;
+  for (const field of fields) {
+    const value = result[field];
+    if (typeof value === 'string' || typeof value === 'number') {
+      lines.push(`  ${field.padEnd(24)}${value}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function message(reason: { message?: unknown }): string {
+  return typeof reason.message === 'string' && reason.message ? `: ${reason.message}` : '';
+}

@@ -1,0 +1,43 @@
+import { v4 as uuidv4 } from 'uuid';
+
+interface ApiUserRecord {
+  readonly providerCallbackHost: string;
+  /** The latest key issued: a new key replaces the previous one. */
+  key: string | undefined;
+}
+
+/**
+ * API users created through the sandbox provisioning endpoints. The token endpoints
+ * accept their Basic credentials besides the simulator's fixed API user.
+ */
+export class ApiUserStore {
+  private readonly users = new Map<string, ApiUserRecord>();
+
+  /** False when the id is taken. */
+  create(id: string, providerCallbackHost: string): boolean {
+    const key = id.toLowerCase();
+    if (this.users.has(key)) return false;
+    this.users.set(key, { providerCallbackHost, key: undefined });
+    return true;
+  }
+
+  get(id: string): { providerCallbackHost: string } | undefined {
+    const record = this.users.get(id.toLowerCase());
+    return record && { providerCallbackHost: record.providerCallbackHost };
+  }
+
+  /** A new key for the user (undefined when there is no such user). */
+  issueKey(id: string): string | undefined {
+    const record = this.users.get(id.toLowerCase());
+    if (!record) return undefined;
+    // 32 hex characters, the shape of the provider's sandbox keys.
+    record.key = uuidv4().replaceAll('-', '');
+    return record.key;
+  }
+
+  /** Whether these are the id and current key of a provisioned user. */
+  verify(id: string, key: string): boolean {
+    const record = this.users.get(id.toLowerCase());
+    return record?.key !== undefined && record.key === key;
+  }
+}

@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { expectNoneOf, runCli, useLoopbackSimulator } from './support';
+
+// `token` and `balance` as child processes against a loopback simulator.
+const { sim, env } = useLoopbackSimulator();
+const { subscriptionKey, apiUser } = sim.credentials;
+const basic = Buffer.from(`${apiUser.id}:${apiUser.key}`).toString('base64');
+/** Every secret the CLI held: keys, the Basic credential, the tokens it was issued. */
+const secrets = () => [
+  subscriptionKey,
+  apiUser.key,
+  basic,
+  ...sim.requests.flatMap((r) => /^Bearer (\S+)$/.exec(r.headers.authorization ?? '')?.[1] ?? []),
+];
+const JWT = /eyJ[\w-]+\.[\w-]+\./;
+
+describe('momo-partner-sdk token', { timeout: 60_000 }, () => {
+  it('human output: type and expiry, never the token', async () => {
+    const run = await runCli(['token', 'disbursement'], env());
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout).toMatch(
+      /^disbursement: token issued \(type access_token\), valid until \d{4}-\d\d-\d\dT[\d:.]+Z \(\d+ s\)\n\(not shown; add --show-token to print it\)\n$/,
+    );
+    expect(run.stdout).not.toMatch(JWT);
+    expectNoneOf(run, secrets());
+  });
+
+  it('--json redacts the token unless --show-token', async () => {
+    const run = await runCli(['token', 'collection', '--json'], env());
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({
+      product: 'collection',
+      tokenType: 'access_token',
+      expiresAt: expect.stringMatching(/Z$/),
+      expiresIn: expect.any(Number),
+      accessToken: '[redacted]',
+    });
+    const shown = await runCli(['token', 'remittance', '--json', '--show-token'], env());
+    expect(JSON.parse(shown.stdout).accessToken).toMatch(JWT);
+    const human = await runCli(['token', 'remittance', '--show-token'], env());
+    expect(human.stdout.split('\n')[1]).toMatch(JWT);
+    expectNoneOf(shown, [subscriptionKey, apiUser.key, basic]);
+  });
+
+  it('per-product variables win over the shared ones', async () => {
+    const run = await runCli(['token', 'collection'], {
+      ...env(),
+      MOMO_API_KEY: 'not-the-key-2c9',
+      MOMO_COLLECTION_API_KEY: apiUser.key,
+    });
+    expect(run.code).toBe(0);
+  });
+
+  it('exit 2 without credentials or product, exit 3 when they are refused', async () => {
+    const [missing, noProduct, badProduct, refused] = await Promise.all([
+      runCli(['token', 'disbursement'], { MOMO_BASE_URL: env().MOMO_BASE_URL ?? '' }),
+      runCli(['token'], env()),
+      runCli(['token', 'payments'], env()),
+      runCli(['token', 'disbursement'], { ...env(), MOMO_API_KEY: 'wrong-api-key-8e1f' }),
+    ]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(
+      'Not set: MOMO_SUBSCRIPTION_KEY (or MOMO_DISBURSEMENT_SUBSCRIPTION_KEY), MOMO_API_USER (or MOMO_DISBURSEMENT_API_USER), MOMO_API_KEY (or MOMO_DISBURSEMENT_API_KEY).',
+    );
+    expect(noProduct).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('Missing <product>'),
+    });
+    expect(badProduct.code).toBe(2);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain('disbursement.getAccessToken: HTTP 401');
+    expect(refused.stdout).toBe('');
+    const wrongBasic = Buffer.from(`${apiUser.id}:wrong-api-key-8e1f`).toString('base64');
+    expectNoneOf(refused, ['wrong-api-key-8e1f', wrongBasic, subscriptionKey]);
+  });
+});
+
+describe('momo-partner-sdk balance', { timeout: 60_000 }, () => {
+  it('human and --json output; the collection balance in a currency', async () => {
+    const [human, json, inEur] = await Promise.all([
+      runCli(['balance', 'disbursement'], env()),
+      runCli(['balance', 'collection', '--json'], env()),
+      runCli(['balance', 'collection', '--currency', 'EUR', '--json'], env()),
+    ]);
+    expect(human).toMatchObject({ code: 0, stdout: 'disbursement balance: 1000000.00 EUR\n' });
+    expect(JSON.parse(json.stdout)).toEqual({ availableBalance: '1000000.00', currency: 'EUR' });
+    expect(JSON.parse(inEur.stdout)).toEqual({ availableBalance: '1000000.00', currency: 'EUR' });
+    expect(sim.requests.some((r) => r.path === '/collection/v1_0/account/balance/EUR')).toBe(true);
+    for (const run of [human, json, inEur]) expectNoneOf(run, secrets());
+  });
+
+  it('exit 2 for remittance or --currency off collection; exit 3 on a 503', async () => {
+    const [remittance, currency] = await Promise.all([
+      runCli(['balance', 'remittance'], env()),
+      runCli(['balance', 'disbursement', '--currency', 'EUR'], env()),
+    ]);
+    expect(remittance.code).toBe(2);
+    expect(currency.code).toBe(2);
+    sim.inject({
+      match: 'GET /disbursement/v1_0/account/balance',
+      kind: 'status',
+      status: 503,
+      times: 3,
+    });
+    const unavailable = await runCli(['balance', 'disbursement'], env());
+    expect(unavailable).toMatchObject({ code: 3, stdout: '' });
+    expect(unavailable.stderr).toContain('disbursement.getBalance: HTTP 503');
+  });
+});
