@@ -21,38 +21,55 @@ function isNodesOwnFetch(candidate: unknown): boolean {
 }
 
 /**
- * Reading `Headers` makes Node load its undici copy, which installs its default dispatcher
- * when none is there yet. What is there right after is Node's default, unless a partner set
- * one before this module loaded: a ProxyAgent, MockAgent or the like is then recognised by
- * its class name; a plain Agent (custom TLS options, say) cannot be told from Node's own.
+ * Node's undici installs its default dispatcher, `new Agent()`, when it first loads, and so
+ * does the npm package. A dispatcher is left to fetch unless it is such a default: an Agent
+ * (by class name: not a ProxyAgent, EnvHttpProxyAgent, MockAgent...), not a Proxy (what
+ * `compose()` returns, with interceptors), built with no options but the defaults undici
+ * fills in itself (undici 6 and 7 keep them under a symbol described `options`). An Agent
+ * with a CA, a connection limit or anything else set is the partner's choice. If undici's
+ * internals ever change shape, the check answers false: the SDK falls back to fetch.
  */
-void globalThis.Headers;
-const dispatcherAtLoad: unknown = (globalThis as Record<symbol, unknown>)[DISPATCHER];
-const defaultDispatcher =
-  dispatcherAtLoad === undefined || dispatcherAtLoad?.constructor?.name === 'Agent'
-    ? dispatcherAtLoad
-    : null;
+function isDefaultDispatcher(dispatcher: unknown): boolean {
+  if (dispatcher === undefined) return true;
+  if (typeof dispatcher !== 'object' || dispatcher === null || types.isProxy(dispatcher)) {
+    return false;
+  }
+  if (dispatcher.constructor?.name !== 'Agent') return false;
+  const key = Object.getOwnPropertySymbols(dispatcher).find((s) => s.description === 'options');
+  const options = key && (dispatcher as Record<symbol, unknown>)[key];
+  if (typeof options !== 'object' || options === null) return false;
+  return Object.entries(options).every(
+    ([name, value]) => value === undefined || (name === 'maxOrigins' && value === Infinity),
+  );
+}
 
-/** The last fetch checked and its verdict: the source test runs once per function seen. */
-let lastFetch: unknown = globalThis.fetch;
-let lastVerdict = isNodesOwnFetch(lastFetch);
+/** The last fetch and dispatcher checked, and their verdicts: each check runs once per value. */
+let lastFetch: unknown;
+let fetchIsNodes = false;
+let lastDispatcher: unknown;
+let dispatcherIsDefault = true;
 
 /**
  * True only while the fast path may stand in for fetch: the runtime is Node (not Bun or Deno),
  * `globalThis.fetch` is Node's own (not msw's, not a partner's), the global dispatcher is
- * Node's default (no setGlobalDispatcher) and no proxy variable is set. Anything else means
+ * undici's default (none set with setGlobalDispatcher) and no proxy variable is set. Anything else means
  * someone configured fetch: the SDK then goes through `globalThis.fetch` so that it applies.
  */
 export function isNativeFetch(): boolean {
   if (typeof process === 'undefined' || process.versions?.bun !== undefined) return false;
   if ('Deno' in globalThis) return false;
-  const current = globalThis.fetch;
-  if (current !== lastFetch) {
-    lastFetch = current;
-    lastVerdict = isNodesOwnFetch(current);
+  const fetch = globalThis.fetch;
+  if (fetch !== lastFetch) {
+    lastFetch = fetch;
+    fetchIsNodes = isNodesOwnFetch(fetch);
   }
-  if (!lastVerdict) return false;
-  if ((globalThis as Record<symbol, unknown>)[DISPATCHER] !== defaultDispatcher) return false;
+  if (!fetchIsNodes) return false;
+  const dispatcher = (globalThis as Record<symbol, unknown>)[DISPATCHER];
+  if (dispatcher !== lastDispatcher) {
+    lastDispatcher = dispatcher;
+    dispatcherIsDefault = isDefaultDispatcher(dispatcher);
+  }
+  if (!dispatcherIsDefault) return false;
   const env = process.env;
   for (const name of PROXY_VARIABLES) if (env[name]) return false;
   return true;

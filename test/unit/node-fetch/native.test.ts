@@ -1,4 +1,5 @@
 import { setupServer } from 'msw/node';
+import { Agent, interceptors, MockAgent, ProxyAgent, setGlobalDispatcher } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isNativeFetch } from '../../../src/core/node-fetch';
 
@@ -47,6 +48,23 @@ describe('isNativeFetch', () => {
     globals[DISPATCHER] = { dispatch() {} };
     expect(isNativeFetch()).toBe(false);
     globals[DISPATCHER] = nodeDispatcher;
+    expect(isNativeFetch()).toBe(true);
+  });
+
+  it("is false with a partner's dispatcher set through undici's setGlobalDispatcher", () => {
+    const partners = [
+      new Agent({ connect: { ca: 'a private CA' } }),
+      new Agent({ connections: 4 }),
+      new Agent().compose(interceptors.retry()),
+      new ProxyAgent('http://127.0.0.1:3128'),
+      new MockAgent(),
+    ];
+    for (const dispatcher of partners) {
+      setGlobalDispatcher(dispatcher);
+      expect(isNativeFetch(), dispatcher.constructor.name).toBe(false);
+    }
+    // An Agent with no options is what Node installs itself: nothing for the fast path to honour.
+    setGlobalDispatcher(new Agent());
     expect(isNativeFetch()).toBe(true);
   });
 
