@@ -1,17 +1,27 @@
-import zlib from 'node:zlib';
+import type zlib from 'node:zlib';
 
-/**
- * Lenient like fetch (undici, browsers): a stream cut short after whole blocks still yields
- * what arrived instead of failing with "unexpected end of file".
- */
-const zlibOptions = {
-  flush: zlib.constants.Z_SYNC_FLUSH,
-  finishFlush: zlib.constants.Z_SYNC_FLUSH,
-};
-const brotliOptions = {
-  flush: zlib.constants.BROTLI_OPERATION_FLUSH,
-  finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
-};
+interface Zlib {
+  zlib: typeof zlib;
+  zlibOptions: zlib.ZlibOptions;
+  brotliOptions: zlib.BrotliOptions;
+}
+let loaded: Zlib | undefined;
+
+/** node:zlib, loaded on the first compressed answer only, and the options fetch decodes with. */
+function zlibModule(): Zlib {
+  if (loaded === undefined) {
+    const zlib = process.getBuiltinModule('node:zlib');
+    const { Z_SYNC_FLUSH, BROTLI_OPERATION_FLUSH } = zlib.constants;
+    // Lenient like fetch (undici, browsers): a stream cut short after whole blocks still
+    // yields what arrived instead of failing with "unexpected end of file".
+    loaded = {
+      zlib,
+      zlibOptions: { flush: Z_SYNC_FLUSH, finishFlush: Z_SYNC_FLUSH },
+      brotliOptions: { flush: BROTLI_OPERATION_FLUSH, finishFlush: BROTLI_OPERATION_FLUSH },
+    };
+  }
+  return loaded;
+}
 
 /** Bodies up to this size are decoded at once on the main thread; larger ones in the pool. */
 const SYNC_LIMIT = 16 * 1024;
@@ -46,6 +56,7 @@ export async function decode(body: Buffer, codings: Coding[]): Promise<Buffer> {
 }
 
 function decodeSync(bytes: Buffer, coding: Coding): Buffer {
+  const { zlib, zlibOptions, brotliOptions } = zlibModule();
   if (coding === 'gzip') return zlib.gunzipSync(bytes, zlibOptions);
   if (coding === 'br') return zlib.brotliDecompressSync(bytes, brotliOptions);
   return isZlibWrapped(bytes)
@@ -54,6 +65,7 @@ function decodeSync(bytes: Buffer, coding: Coding): Buffer {
 }
 
 function decodeAsync(bytes: Buffer, coding: Coding): Promise<Buffer> {
+  const { zlib, zlibOptions, brotliOptions } = zlibModule();
   return new Promise((resolve, reject) => {
     const done = (error: Error | null, result: Buffer) => (error ? reject(error) : resolve(result));
     if (coding === 'gzip') zlib.gunzip(bytes, zlibOptions, done);

@@ -1,7 +1,7 @@
-import http from 'node:http';
+import type http from 'node:http';
 import { codingsToUndo, decode } from './decode';
 import { type NodeFetchInit, type Outgoing, readOutgoing, wireHeaders } from './outgoing';
-import { Pool, type PoolOptions, type PoolStats } from './pool';
+import { httpModule, Pool, type PoolOptions, type PoolStats } from './pool';
 import { splitUrl, type Target } from './target';
 
 export type NodeFetchOptions = PoolOptions;
@@ -116,7 +116,7 @@ function exchange(
     if (settled) return;
     const length =
       body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.length;
-    request = http.request({
+    request = httpModule().request({
       agent,
       protocol: target.secure ? 'https:' : 'http:',
       hostname: target.hostname,

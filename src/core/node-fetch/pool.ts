@@ -1,6 +1,13 @@
-import http from 'node:http';
-import https from 'node:https';
+import type http from 'node:http';
+import type https from 'node:https';
 import type { Socket } from 'node:net';
+
+/**
+ * node:http and node:https (which loads tls and crypto) are loaded on first use, not when the
+ * SDK is imported: a client that never calls, or only over http, does not pay for them.
+ */
+export const httpModule = () => process.getBuiltinModule('node:http');
+const httpsModule = () => process.getBuiltinModule('node:https');
 
 export interface PoolOptions {
   /** Sockets per origin (scheme, host and port); further requests queue in the Agent. */
@@ -39,11 +46,11 @@ export class Pool {
   agent(secure: boolean): http.Agent {
     if (secure) {
       this.#https ??= this.#count(
-        new https.Agent({ ...this.#agentOptions(), ...this.#options.tls }),
+        new (httpsModule().Agent)({ ...this.#agentOptions(), ...this.#options.tls }),
       );
       return this.#https;
     }
-    this.#http ??= this.#count(new http.Agent(this.#agentOptions()));
+    this.#http ??= this.#count(new (httpModule().Agent)(this.#agentOptions()));
     return this.#http;
   }
 
