@@ -62,7 +62,7 @@ function exchange(
   const { signal, method } = outgoing;
   let request: http.ClientRequest | undefined;
   let settled = false;
-  // These closures share one scope holding `outgoing`, hence its Request (see Outgoing.request),
+  // These closures share one scope holding `outgoing`, hence its Requests (see Outgoing.pinned),
   // for as long as the socket or the abort signal can still call them.
   const settle = () => {
     settled = true;
@@ -116,15 +116,20 @@ function exchange(
     if (settled) return;
     const length =
       body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.length;
-    request = httpModule().request({
-      agent,
-      protocol: target.secure ? 'https:' : 'http:',
-      hostname: target.hostname,
-      port: target.port,
-      method,
-      path,
-      headers: wireHeaders(outgoing, target.host, length),
-    });
+    try {
+      request = httpModule().request({
+        agent,
+        protocol: target.secure ? 'https:' : 'http:',
+        hostname: target.hostname,
+        port: target.port,
+        method,
+        path,
+        headers: wireHeaders(outgoing, target.host, length),
+      });
+    } catch (error) {
+      // node:http's own checks (none expected after Request's): fail like fetch, unlistened.
+      return fail(error);
+    }
     request.on('response', onResponse);
     request.on('error', fail);
     request.end(body);

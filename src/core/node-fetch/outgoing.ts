@@ -14,10 +14,11 @@ export interface Outgoing {
   body: string | Uint8Array | Promise<ArrayBuffer> | undefined;
   signal: AbortSignal | null | undefined;
   /**
-   * The Request read, to be held until the call settles: its signal follows the signal it was
-   * built with only while the Request itself is alive (undici links them through a WeakRef).
+   * The Request(s) read, to be held until the call settles: a Request's signal follows the
+   * signal it was built with only while the Request itself is alive (undici links them through
+   * a WeakRef), and the caller may hold neither.
    */
-  request: Request;
+  pinned: Request | readonly Request[];
 }
 
 export type NodeFetchInit = RequestInit & {
@@ -58,7 +59,8 @@ export function readOutgoing(
   if (typeof rawBody === 'string') body = rawBody;
   else if (request.body !== null) body = request.arrayBuffer();
   const { list, host } = headerList(request.headers);
-  return { method: request.method, url: request.url, headers: list, host, body, signal, request };
+  const pinned = input instanceof Request && input !== request ? [input, request] : request;
+  return { method: request.method, url: request.url, headers: list, host, body, signal, pinned };
 }
 
 function changesRequest(init: NodeFetchInit): boolean {

@@ -61,23 +61,30 @@ describe('node fetch: abort', () => {
     expect(server.connections).toBe(0);
   });
 
-  it("rejects with the signal's reason while waiting for the headers, and destroys the socket", async () => {
-    const { server, requestArrived, closedSockets } = await stalling({ partialBody: false });
-    const fetch = loopbacks.fetch();
-    const controller = new AbortController();
-    // ky's way: the signal rides on the Request.
-    const call = rejection(fetch(new Request(`${server.url}/wait`, { signal: controller.signal })));
-    await requestArrived;
-    // Nothing but the adapter holds the Request now; its signal must still follow the caller's.
-    collectGarbage();
-    await nextTurn();
-    collectGarbage();
-    const reason = new Error('stop');
-    controller.abort(reason);
-    expect(await call).toBe(reason);
-    await expect.poll(() => closedSockets).toEqual(['/wait']);
-    await expect.poll(() => fetch.stats().open).toBe(0);
-  });
+  it.each([
+    ['on the Request (as ky passes it)', undefined],
+    ['on a Request given with init that rebuilds it', { headers: { 'x-extra': '1' } }],
+  ])(
+    "rejects with the signal's reason while waiting for the headers: signal %s",
+    async (_, init) => {
+      const { server, requestArrived, closedSockets } = await stalling({ partialBody: false });
+      const fetch = loopbacks.fetch();
+      const controller = new AbortController();
+      const call = rejection(
+        fetch(new Request(`${server.url}/wait`, { signal: controller.signal }), init),
+      );
+      await requestArrived;
+      // Nothing but the adapter holds the Request now; its signal must still follow the caller's.
+      collectGarbage();
+      await nextTurn();
+      collectGarbage();
+      const reason = new Error('stop');
+      controller.abort(reason);
+      expect(await call).toBe(reason);
+      await expect.poll(() => closedSockets).toEqual(['/wait']);
+      await expect.poll(() => fetch.stats().open).toBe(0);
+    },
+  );
 
   it("rejects with the signal's reason while reading the body, and destroys the socket", async () => {
     const { server, closedSockets } = await stalling({ partialBody: true });
