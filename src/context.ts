@@ -1,6 +1,7 @@
 import { ApiUserAuthorizer } from './auth/authorizer';
 import { OperationRegistry } from './callbacks/registry';
 import { type Config, resolveConfig } from './core/config';
+import { loadFastPath } from './core/fast-path';
 import type { MomoClientOptions } from './core/options';
 import { Transport } from './core/transport';
 import { Poller } from './polling/poller';
@@ -23,7 +24,7 @@ export class ClientContext {
     this.auth = new ApiUserAuthorizer(this.config, options.tokenStore, (op) =>
       this.transport.call(op),
     );
-    this.transport = new Transport(this.config, this.auth);
+    this.transport = new Transport(this.config, this.auth, loadFastPath);
     this.poller = new Poller(this.config.polling);
   }
 

@@ -26,6 +26,7 @@ describe('the transport under load and stalls', () => {
     expect(new Set(accepted.map((a) => a.referenceId)).size).toBe(1_000);
     expect(service.stats.peakInFlight).toBeLessThanOrEqual(16);
     expect(service.stats.peakInFlight).toBeGreaterThan(1);
+    expect(service.stats.peakSockets).toBeLessThanOrEqual(8); // the Node pool's cap
   });
 
   it('times out a stalled body and retries it under the same reference id', async () => {
