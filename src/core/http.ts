@@ -45,7 +45,11 @@ interface FastPathInit {
   momoRawBody?: string;
   momoDeadline?: number;
   momoSignal?: AbortSignal;
+  momoTextBody?: boolean;
 }
+
+/** Where the fast path puts the body text of a `momoTextBody` answer (see node-fetch). */
+const RESPONSE_TEXT = Symbol.for('momo-partner-sdk.response-text');
 
 export interface HttpOptions {
   /** The partner's fetch: when given, it always wins. */
@@ -99,6 +103,7 @@ export class Http {
       headers: exchange.headers,
       fetch: fastPath.fetch,
       momoDeadline: exchange.deadline,
+      momoTextBody: true,
     };
     if (exchange.body !== undefined) init.momoRawBody = exchange.body;
     if (exchange.signal) init.momoSignal = exchange.signal;
@@ -146,7 +151,8 @@ export class Http {
 }
 
 async function read(response: Response): Promise<Answer> {
-  const text = await response.text();
+  const given = (response as { [RESPONSE_TEXT]?: string })[RESPONSE_TEXT];
+  const text = given ?? (await response.text());
   return { status: response.status, headers: response.headers, body: parseBody(text) };
 }
 

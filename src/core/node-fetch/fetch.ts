@@ -97,7 +97,7 @@ function exchange(
       const bytes = chunks ? Buffer.concat(chunks, size) : (first ?? empty);
       let built: Response | Promise<Response>;
       try {
-        built = answer(response, method, bytes);
+        built = answer(response, method, bytes, outgoing.textOnly);
       } catch (error) {
         return fail(error);
       }
@@ -156,6 +156,9 @@ function exchange(
 
 const empty = Buffer.alloc(0);
 
+/** The property holding the decoded body text of a `momoTextBody` answer. */
+export const RESPONSE_TEXT = Symbol.for('momo-partner-sdk.response-text');
+
 /** Buffers from sockets and zlib sit on plain ArrayBuffers (never shared memory). */
 type BodyBytes = Uint8Array<ArrayBuffer>;
 
@@ -167,6 +170,7 @@ function answer(
   incoming: http.IncomingMessage,
   method: string,
   bytes: Buffer,
+  textOnly: boolean,
 ): Response | Promise<Response> {
   const status = incoming.statusCode ?? 0;
   const headers = new Headers();
@@ -174,12 +178,23 @@ function answer(
   for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
   const init = { status, statusText: incoming.statusMessage ?? '', headers };
   if (nullBodyStatuses.has(status) || method === 'HEAD') return new Response(null, init);
+  const build = (body: Buffer) =>
+    textOnly ? withText(body, init) : new Response(body as BodyBytes, init);
   const encoding = incoming.headers['content-encoding'];
   const codings = encoding === undefined ? undefined : codingsToUndo(encoding);
-  if (codings === undefined || codings.length === 0 || bytes.length === 0) {
-    return new Response(bytes as BodyBytes, init);
-  }
-  return decode(bytes, codings).then((decoded) => new Response(decoded as BodyBytes, init));
+  if (codings === undefined || codings.length === 0 || bytes.length === 0) return build(bytes);
+  return decode(bytes, codings).then(build);
+}
+
+/**
+ * Where the body is wanted as text only (the SDK's own calls, `momoTextBody`): a Response
+ * without a body stream, the decoded text under RESPONSE_TEXT. A body stream per answer
+ * (and reading it back) costs more than the rest of the exchange put together.
+ */
+function withText(body: Buffer, init: ResponseInit): Response {
+  const response = new Response(null, init);
+  Object.defineProperty(response, RESPONSE_TEXT, { value: body.toString('utf8') });
+  return response;
 }
 
 /** Like `AbortSignal.timeout`'s reason: the name says what happened. */

@@ -15,6 +15,8 @@ export interface Outgoing {
   signal: AbortSignal | null | undefined;
   /** Epoch ms by which the answer must be complete. */
   deadline: number | undefined;
+  /** See NodeFetchInit.momoTextBody. */
+  textOnly: boolean;
   /**
    * The Request(s) read, to be held until the call settles: a Request's signal follows the
    * signal it was built with only while the Request itself is alive (undici links them through
@@ -33,6 +35,8 @@ export type NodeFetchInit = RequestInit & {
   momoDeadline?: number;
   /** The caller's signal, used instead of the Request's (no signal to combine per call). */
   momoSignal?: AbortSignal;
+  /** Answer with a Response without body stream, its text under RESPONSE_TEXT. */
+  momoTextBody?: boolean;
 };
 
 /** The RequestInit fields that change the request itself (as opposed to ky's extras). */
@@ -72,7 +76,8 @@ export function readOutgoing(
   const pinned = input instanceof Request && input !== request ? [input, request] : request;
   const { method, url } = request;
   const deadline = init?.momoDeadline;
-  return { method, url, headers: list, host, body, signal, deadline, pinned };
+  const textOnly = init?.momoTextBody === true;
+  return { method, url, headers: list, host, body, signal, deadline, textOnly, pinned };
 }
 
 function changesRequest(init: NodeFetchInit): boolean {
