@@ -24,6 +24,16 @@ const tokenOperations = {
   remittance: tokenOperation('remittance'),
 };
 
+/**
+ * Base64 of the UTF-8 bytes of `text`, with web APIs only (no Buffer): the client runs
+ * wherever fetch does. `btoa` alone would throw on a key outside Latin-1.
+ */
+export function base64Utf8(text: string): string {
+  let binary = '';
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
 /** Used when a token response has no usable expires_in. */
 const DEFAULT_TOKEN_SECONDS = 3600;
 
@@ -75,7 +85,7 @@ export class ApiUserAuthorizer implements Authorizer {
 
   #basic(credentials: Credentials): string {
     const raw = `${credentials.apiUser.id}:${credentials.apiUser.key.reveal()}`;
-    const value = Buffer.from(raw, 'utf8').toString('base64');
+    const value = base64Utf8(raw);
     this.#config.scrubber.add(value);
     return `Basic ${value}`;
   }
