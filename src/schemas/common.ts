@@ -45,7 +45,7 @@ export const note = z
   .string()
   .check(z.maxLength(160, { error: 'must be at most 160 characters' }), plain);
 
-export const partyIdType = z.enum(['MSISDN', 'EMAIL', 'PARTY_CODE']);
+export const partyIdType = z.enum(['MSISDN', 'EMAIL', 'PARTY_CODE'] satisfies PartyIdType[]);
 
 const partyIdRules = {
   MSISDN: [MSISDN, 'must be an MSISDN in E.164 form, digits only'],
@@ -62,33 +62,13 @@ export const party = z.strictObject({ partyIdType, partyId: z.string() }).check(
     }
   }),
 );
-export type Party = z.infer<typeof party>;
 
-// ---- tolerant readers for what comes back ----
-
-/** A documented string that some servers send as a number. */
-export const looseString = z.pipe(
-  z.union([z.string(), z.number()]),
-  z.transform((v) => String(v)),
-);
-
-export const partyOut = z.looseObject({
-  partyIdType: z.optional(z.string()),
-  partyId: z.optional(looseString),
-});
-
-/** Why a transaction failed: `{code, message}`, or a bare code string on some variants. */
-export const reason = z.pipe(
-  z.union([
-    z.string(),
-    z.looseObject({ code: z.optional(z.string()), message: z.optional(z.string()) }),
-  ]),
-  z.transform((v) => (typeof v === 'string' ? { code: v } : { ...v, code: v.code ?? 'UNKNOWN' })),
-);
-export type Reason = z.infer<typeof reason>;
-
-/** What every status lookup result has: PENDING, SUCCESSFUL or FAILED (others pass through). */
-export interface StatusLike {
-  status: string;
-  reason?: Reason | undefined;
+/** Who pays or is paid (spec 2.1). */
+export interface Party {
+  partyIdType: PartyIdType;
+  /** Checked against `partyIdType`: E.164 digits, an e-mail address, or a UUID. */
+  partyId: string;
 }
+export type PartyIdType = 'MSISDN' | 'EMAIL' | 'PARTY_CODE';
+
+export type { Reason, StatusLike } from './tolerant';

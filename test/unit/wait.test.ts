@@ -45,8 +45,9 @@ describe('wait()', () => {
       status: 'SUCCESSFUL',
       amount: '100',
       financialTransactionId: '42',
-      extra: 'kept',
+      unknownFields: { extra: 'kept' },
     });
+    expect(result).not.toHaveProperty('extra');
     expect(statuses).toEqual(['PENDING', 'PENDING']);
   });
 
