@@ -73,7 +73,7 @@ export function parseCallback(body: unknown): CallbackEvent {
       });
     }
   }
-  const parsed = callbackBody.safeParse(value);
+  const parsed = callbackBody.safeParse(value, { reportInput: true });
   if (!parsed.success) {
     const issues = toIssues(parsed.error);
     throw new ValidationError(

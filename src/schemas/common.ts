@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { kindOf } from './validate';
 
 /** UUID version 4, the only reference-id format the service accepts (spec 8). */
 export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
@@ -13,10 +14,19 @@ const plain = z.refine<string>((v) => !TEXT_FORBIDDEN.test(v), {
   error: "must not contain ', &, <, > or control characters",
 });
 
-export const uuidV4 = z.string().check(z.regex(UUID_V4, { error: 'must be a UUID version 4' }));
+/** A string of a particular kind; given something else, the message names both kinds. */
+const stringOf = (what: string) =>
+  z.string({
+    error: (issue) =>
+      issue.input === undefined ? 'is required' : `must be ${what}, got ${kindOf(issue.input)}`,
+  });
+
+export const uuidV4 = stringOf('a UUID version 4 string').check(
+  z.regex(UUID_V4, { error: 'must be a UUID version 4' }),
+);
 
 /** Amounts are strings (spec 2.2): a positive decimal such as "100" or "12.50". */
-export const amount = z.string().check(
+export const amount = stringOf('a decimal string like "10.50"').check(
   z.regex(DECIMAL, {
     error: 'must be a positive decimal string such as "100" or "12.50"',
     abort: true,
@@ -24,9 +34,9 @@ export const amount = z.string().check(
   z.refine((v) => Number(v) > 0, { error: 'must be greater than zero' }),
 );
 
-export const currency = z
-  .string()
-  .check(z.regex(/^[A-Z]{3}$/, { error: 'must be an ISO 4217 code of three capitals' }));
+export const currency = stringOf('a currency code like "EUR"').check(
+  z.regex(/^[A-Z]{3}$/, { error: 'must be an ISO 4217 code of three capitals' }),
+);
 
 export const email = z.string().check(z.regex(EMAIL, { error: 'must be an e-mail address' }));
 
