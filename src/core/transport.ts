@@ -1,8 +1,14 @@
 import ky, { TimeoutError as KyTimeoutError } from 'ky';
 import { v4 as uuidv4 } from 'uuid';
-import { ConnectionError, type MomoError, TimeoutError, UnexpectedResponseError } from '../errors';
+import { ConnectionError, type MomoError, TimeoutError } from '../errors';
+import { parseWith } from '../schemas/validate';
 import type { Config, Credentials } from './config';
-import { createApiError, readErrorFields } from './error-factory';
+import {
+  createApiError,
+  createUnexpectedResponseError,
+  readErrorFields,
+  type Scrubber,
+} from './error-factory';
 import { duplicateReferenceId, type Operation } from './operation';
 import type { ConsentRequestOptions, RequestOptions } from './options';
 import { prepare } from './prepare';
@@ -135,7 +141,7 @@ export class Transport {
           continue;
         }
         if (status >= 200 && status < 300) {
-          const data = parseResult(op, status, body, context);
+          const data = parseResult(op, status, body, context, config.scrubber);
           const result = { data, status, headers: response.headers, referenceId, callbackUrl };
           return { done: true, value: { ...result, landedEarlier: false } };
         }
@@ -151,6 +157,7 @@ export class Transport {
           body: safeBody,
           headers: response.headers,
           ...context,
+          scrubber: config.scrubber,
         });
         const retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
         const retryable = !landedAnswer && isRetryableStatus(status);
@@ -190,12 +197,18 @@ function parseResult<T>(
   status: number,
   body: unknown,
   context: { operation: string; referenceId: string | undefined },
+  scrubber: Scrubber,
 ): T {
   if (!op.result) return undefined as T;
-  const parsed = op.result.safeParse(body);
-  if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
-  throw new UnexpectedResponseError({ ...context, status, body, issues });
+  const parsed = parseWith(op.result, body);
+  if (parsed.ok) return parsed.value;
+  throw createUnexpectedResponseError({
+    ...context,
+    status,
+    body,
+    issues: parsed.issues,
+    scrubber,
+  });
 }
 
 /** A transport failure as a ConnectionError whose cause holds no request (and so no headers). */
