@@ -25,6 +25,9 @@ const DEPENDENCIES = ['ky', 'uuid', 'zod'];
 /** One marker per locale family: the German, Spanish and English default messages. */
 const LOCALE_MARKERS = ['Ungültige Eingabe', 'Entrada inválida', 'Invalid input: expected'];
 
+/** A package and its subpaths (zod/mini). */
+const pattern = (name) => new RegExp(`^${name}(/|$)`);
+
 async function buildVariant(name, bundled) {
   const outDir = join(work, name);
   rmSync(outDir, { recursive: true, force: true });
@@ -38,7 +41,9 @@ async function buildVariant(name, bundled) {
     splitting: false,
     treeshake: true,
     dts: false,
-    external: ['momo-partner-sdk', 'msw'],
+    // tsup bundles devDependencies by default (where ky, uuid and zod now live): the
+    // external variant names them, as a build with them in `dependencies` would leave them.
+    external: ['momo-partner-sdk', 'msw', ...(bundled ? [] : DEPENDENCIES.map(pattern))],
     noExternal: bundled ? DEPENDENCIES : [],
   });
   return outDir;

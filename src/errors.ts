@@ -82,7 +82,7 @@ export interface ApiErrorInit extends ErrorContext {
 export class ApiError extends MomoError {
   readonly status: number;
   readonly code: string | undefined;
-  /** Standard-style (spec 7.2) `errorCategory`, when the body had one. */
+  /** The standard-style error body's `errorCategory`, when the body had one. */
   readonly category: string | undefined;
   readonly body: unknown;
   /**

@@ -16,7 +16,7 @@ export interface ConfirmedCallback {
   /** The callback as received. */
   callback: CallbackEvent;
   /**
-   * `true`: a status lookup agreed with the callback. `false`: the specification gives the
+   * `true`: a status lookup agreed with the callback. `false`: the API gives the
    * operation no lookup (standard-style disbursement, voucher redeem): unverified.
    */
   confirmed: boolean;

@@ -73,7 +73,7 @@ export const party = z.strictObject({ partyIdType, partyId: z.string() }).check(
   }),
 );
 
-/** Who pays or is paid (spec 2.1). */
+/** Who pays or is paid. */
 export interface Party {
   partyIdType: PartyIdType;
   /** Checked against `partyIdType`: E.164 digits, an e-mail address, or a UUID. */

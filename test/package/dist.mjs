@@ -2,7 +2,8 @@
  * What the built files may import. The client's dependencies are bundled in (they are
  * ESM-only, and a CommonJS consumer under Jest could not require them), so the entries
  * import only Node built-ins; ./testing also imports the client by the package's name
- * and msw (on demand); the declarations import nothing a consumer may lack.
+ * and msw (on demand); the declarations import nothing a consumer may lack; and no zod
+ * locale is bundled.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -29,10 +30,18 @@ const SPECIFIERS = [
   new RegExp(`\\bimport\\(\\s*${BARE}\\s*\\)`, 'g'),
 ];
 
+/**
+ * Default messages of three zod locales (German, Spanish, English): none may be bundled.
+ * The SDK words its own messages (schemas/validate.ts) and loads no zod locale.
+ */
+const LOCALE_MARKERS = ['Ungültige Eingabe', 'Entrada inválida', 'Invalid input: expected'];
+
 export function checkDistImports(root) {
   const found = [];
   for (const [file, allowed] of Object.entries(ALLOWED)) {
     const text = readFileSync(join(root, 'dist', file), 'utf8');
+    const locale = LOCALE_MARKERS.find((marker) => text.includes(marker));
+    if (locale) throw new Error(`dist/${file} contains zod locale text ("${locale}")`);
     const specifiers = new Set(SPECIFIERS.flatMap((re) => [...text.matchAll(re)].map((m) => m[1])));
     const stray = [...specifiers].filter((s) => !allowed.includes(s) && !BUILTIN.test(s));
     if (stray.length > 0) {

@@ -2,7 +2,7 @@
  * Type checks of the packed declarations, as a partner's compiler sees them:
  * `moduleResolution: node` (the old resolver, which reads `typesVersions`, not
  * `exports`) and `nodenext`, both with exactOptionalPropertyTypes and without
- * skipLibCheck; and the README's configuration sample, extracted verbatim.
+ * skipLibCheck; and the README's configuration and first-payment samples, verbatim.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -32,12 +32,12 @@ const COMMON = {
   types: ['node'],
 };
 
-/** The ```ts block under "## Configuration" in README.md. */
-export function readmeConfigurationSample(root) {
+/** The first ```ts block under a `## heading` of README.md, verbatim. */
+export function readmeSample(root, heading) {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('\n## Configuration'));
-  const block = /```ts\n([\s\S]*?)```/.exec(section);
-  if (!block) throw new Error('README.md has no ```ts block under "## Configuration"');
+  const start = readme.indexOf(`\n## ${heading}\n`);
+  const block = start < 0 ? null : /```ts\n([\s\S]*?)```/.exec(readme.slice(start));
+  if (!block) throw new Error(`README.md has no \`\`\`ts block under "## ${heading}"`);
   return block[1];
 }
 
@@ -49,7 +49,9 @@ export function typeChecks(root, dir) {
   symlinkSync(join(root, 'node_modules/msw'), join(dir, 'node_modules/msw'), 'dir');
   writeFileSync(join(dir, 'consumer.ts'), consumerSource);
   writeFileSync(join(dir, 'consumer.mts'), consumerSource);
-  writeFileSync(join(dir, 'readme-configuration.ts'), readmeConfigurationSample(root));
+  writeFileSync(join(dir, 'readme-configuration.ts'), readmeSample(root, 'Configuration'));
+  // Top-level await: an ES module, compiled under nodenext only.
+  writeFileSync(join(dir, 'readme-first-payment.mts'), readmeSample(root, 'First payment'));
   const configs = {
     'tsconfig.node10.json': {
       compilerOptions: { ...COMMON, module: 'commonjs', moduleResolution: 'node' },
@@ -57,7 +59,7 @@ export function typeChecks(root, dir) {
     },
     'tsconfig.nodenext.json': {
       compilerOptions: { ...COMMON, module: 'nodenext', moduleResolution: 'nodenext' },
-      files: ['consumer.ts', 'consumer.mts', 'readme-configuration.ts'],
+      files: ['consumer.ts', 'consumer.mts', 'readme-configuration.ts', 'readme-first-payment.mts'],
     },
   };
   const tsc = join(root, 'node_modules/typescript/bin/tsc');
@@ -68,7 +70,8 @@ export function typeChecks(root, dir) {
       label,
       () => {
         execFileSync(process.execPath, [tsc, '-p', file], { cwd: dir, stdio: 'pipe' });
-        return 'both entries, README configuration sample, exactOptionalPropertyTypes';
+        const samples = config.files.filter((f) => f.startsWith('readme-')).join(', ');
+        return `both entries and ${samples}, exactOptionalPropertyTypes`;
       },
     ];
   });
