@@ -72,22 +72,30 @@ export interface ApiErrorInit extends ErrorContext {
   serverMessage?: string | undefined;
   category?: string | undefined;
   body?: unknown;
+  /** Response headers kept on the error (an allow-list: see error-factory). */
   headers?: Record<string, string>;
+  /** What to check, appended to the message (e.g. which credentials a 401 refused). */
+  hint?: string | undefined;
 }
 
 /** The service answered with an error status. */
 export class ApiError extends MomoError {
   readonly status: number;
   readonly code: string | undefined;
-  /** Standard-style (spec 7.2) `errorCategory`, when the body had one. */
+  /** The standard-style error body's `errorCategory`, when the body had one. */
   readonly category: string | undefined;
   readonly body: unknown;
+  /**
+   * Diagnostic response headers only (content-type, date, retry-after, request and
+   * correlation ids, www-authenticate, rate-limit headers), with secrets scrubbed.
+   */
   readonly headers: Record<string, string>;
 
   constructor(init: ApiErrorInit) {
     const detail = [init.code, init.serverMessage].filter(Boolean).join(': ');
     const ref = init.referenceId ? ` (referenceId ${init.referenceId})` : '';
-    super(`${prefix(init)}HTTP ${init.status}${detail ? ` ${detail}` : ''}${ref}`, init);
+    const hint = init.hint ? `. ${init.hint}` : '';
+    super(`${prefix(init)}HTTP ${init.status}${detail ? ` ${detail}` : ''}${ref}${hint}`, init);
     this.status = init.status;
     this.code = init.code;
     this.category = init.category;

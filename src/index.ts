@@ -57,13 +57,26 @@ export type {
   RequestToPayBody,
   RequestToWithdrawBody,
   VoucherOtp,
+  VoucherReceiver,
   VoucherRedeemBody,
 } from './schemas/collection';
-export type { Party, Reason, StatusLike } from './schemas/common';
+export type { Party, PartyIdType } from './schemas/common';
 export type { AuthorizeInput } from './schemas/consent';
 export type { CashTransferBody, CashTransferResult, UserInfo } from './schemas/remittance';
 export type { SandboxUser, SandboxUserInput } from './schemas/sandbox';
-export type { StandardDisbursementAccepted, StandardDisbursementBody } from './schemas/standard';
+export type {
+  StandardDisbursementAccepted,
+  StandardDisbursementBody,
+  StandardPartyEntry,
+} from './schemas/standard';
+export type {
+  Reason,
+  ResultParty,
+  StatusLike,
+  Tolerant,
+  TransactionStatus,
+  UnknownFields,
+} from './schemas/tolerant';
 export type {
   Balance,
   BasicUserInfo,

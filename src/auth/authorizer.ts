@@ -27,6 +27,15 @@ const tokenOperations = {
 
 type TokenResponse = z.infer<typeof accessTokenResponse>;
 type SendTokenRequest = (op: Operation<never, TokenResponse>) => Promise<CallResult<TokenResponse>>;
+/**
+ * Base64 of the UTF-8 bytes of `text`, with web APIs only (no Buffer): the client runs
+ * wherever fetch does. `btoa` alone would throw on a key outside Latin-1.
+ */
+export function base64Utf8(text: string): string {
+  let binary = '';
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
 
 /** Used when a token response has no usable expires_in. */
 const DEFAULT_TOKEN_SECONDS = 3600;
@@ -84,7 +93,7 @@ export class ApiUserAuthorizer implements Authorizer {
 
   #basic(credentials: Credentials): string {
     const raw = `${credentials.apiUser.id}:${credentials.apiUser.key.reveal()}`;
-    const value = Buffer.from(raw, 'utf8').toString('base64');
+    const value = base64Utf8(raw);
     this.#config.scrubber.add(value);
     return `Basic ${value}`;
   }

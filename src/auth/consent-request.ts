@@ -15,10 +15,10 @@ export interface ConsentWaitOptions {
   onPending?(info: { polls: number; intervalSeconds: number }): void;
 }
 
-/** A backchannel consent request (spec 2.6) awaiting the account holder's answer. */
+/** A backchannel (CIBA) consent request awaiting the account holder's answer. */
 export interface ConsentRequest {
   readonly authReqId: string;
-  /** Seconds to wait between token polls (spec 5.4). */
+  /** Seconds to wait between token polls, as the service asked. */
   readonly interval: number;
   /** Seconds until `authReqId` expires. */
   readonly expiresIn: number;

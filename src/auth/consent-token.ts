@@ -15,7 +15,7 @@ export interface ConsentTokenInit {
 }
 
 /**
- * An account holder's consent (spec 2.6), accepted wherever `{ consent }` is. Tokens
+ * An account holder's consent (a CIBA token), accepted wherever `{ consent }` is. Tokens
  * are readable as properties but never printed by JSON or `util.inspect`.
  */
 export class ConsentToken {

@@ -1,6 +1,7 @@
 import type { ClientContext } from '../context';
 import { isNotFoundError } from '../errors';
 import { isFinal, type StatusLike, UUID_V4 } from '../schemas/common';
+import type { TransactionStatus } from '../schemas/tolerant';
 import { type CallbackEvent, parseCallback } from './parse';
 
 /** What `onEvent` receives: a callback whose outcome was checked against the service. */
@@ -9,13 +10,13 @@ export interface ConfirmedCallback {
   /** The operation that created it, when this process knows (e.g. `collection.requestToPay`). */
   operation: string | undefined;
   /** The status the service's lookup gave (not the callback's claim). */
-  status: string;
+  status: TransactionStatus;
   /** The lookup result; absent when the operation has no status lookup (`confirmed: false`). */
   result: StatusLike | undefined;
   /** The callback as received. */
   callback: CallbackEvent;
   /**
-   * `true`: a status lookup agreed with the callback. `false`: the specification gives the
+   * `true`: a status lookup agreed with the callback. `false`: the API gives the
    * operation no lookup (standard-style disbursement, voucher redeem): unverified.
    */
   confirmed: boolean;

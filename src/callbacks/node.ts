@@ -22,7 +22,7 @@ export function toNodeListener(handler: CallbackHandler): NodeListener {
     }
     res.statusCode = response.status;
     for (const [name, value] of response.headers) res.setHeader(name, value);
-    res.end(Buffer.from(await response.arrayBuffer()));
+    res.end(new Uint8Array(await response.arrayBuffer()));
   };
 }
 
@@ -44,10 +44,14 @@ async function readBody(req: NodeRequest): Promise<string> {
   // leaves `{}` on requests it skipped (another Content-Type), with the stream unread.
   if (req.body !== undefined && req.readableEnded) {
     if (typeof req.body === 'string') return req.body;
-    if (Buffer.isBuffer(req.body)) return req.body.toString('utf8');
+    if (req.body instanceof Uint8Array) return new TextDecoder().decode(req.body);
     return JSON.stringify(req.body);
   }
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-  return Buffer.concat(chunks).toString('utf8');
+  // Web APIs only (a Buffer is a Uint8Array): the main entry stays free of Node globals.
+  const decoder = new TextDecoder();
+  let text = '';
+  for await (const chunk of req) {
+    text += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+  }
+  return text + decoder.decode();
 }

@@ -1,10 +1,19 @@
 import * as z from 'zod/mini';
 import { ValidationError } from '../errors';
-import { looseString, partyOut, reason } from '../schemas/common';
+import {
+  looseString,
+  type Reason,
+  type ResultParty,
+  reason,
+  resultParty,
+  type Tolerant,
+  type TransactionStatus,
+  tolerant,
+} from '../schemas/tolerant';
 import { toIssues } from '../schemas/validate';
 
 /** GSMA-style lower-case states, as the standard-style interface may send them. */
-const STATES: Record<string, string> = {
+const STATES: Record<string, TransactionStatus> = {
   completed: 'SUCCESSFUL',
   successful: 'SUCCESSFUL',
   failed: 'FAILED',
@@ -16,7 +25,7 @@ const STATES: Record<string, string> = {
  * `referenceId`; the standard-style interface carries `serverCorrelationId`. Tolerant:
  * unknown fields are kept, and only `status` is required.
  */
-const callbackBody = z.looseObject({
+const callbackBody = tolerant({
   referenceId: z.optional(z.string()),
   serverCorrelationId: z.optional(z.string()),
   status: z.string().check(z.minLength(1, { error: 'must not be empty' })),
@@ -25,19 +34,28 @@ const callbackBody = z.looseObject({
   externalId: z.optional(looseString),
   amount: z.optional(looseString),
   currency: z.optional(z.string()),
-  payer: z.optional(partyOut),
-  payee: z.optional(partyOut),
+  payer: z.optional(resultParty),
+  payee: z.optional(resultParty),
 });
 
-export type CallbackBody = z.infer<typeof callbackBody>;
-
 /** A callback body as a typed event. Its claims are unverified until looked up. */
-export type CallbackEvent = Omit<CallbackBody, 'status'> & {
-  /** `PENDING`, `SUCCESSFUL` or `FAILED` (GSMA `completed`/`failed` mapped); others pass through. */
-  status: string;
+export interface CallbackEvent extends Tolerant {
   /** The reference id named by the body (`referenceId` or `serverCorrelationId`), if any. */
   referenceId?: string | undefined;
-};
+  serverCorrelationId?: string | undefined;
+  /**
+   * Upper-cased, GSMA `completed`/`successful`/`failed`/`pending` mapped to these; any
+   * other value passes through upper-cased.
+   */
+  status: TransactionStatus;
+  reason?: Reason | undefined;
+  financialTransactionId?: string | undefined;
+  externalId?: string | undefined;
+  amount?: string | undefined;
+  currency?: string | undefined;
+  payer?: ResultParty | undefined;
+  payee?: ResultParty | undefined;
+}
 
 /**
  * Turns a callback body (parsed JSON or its text) into a typed event. A body that is
@@ -55,7 +73,7 @@ export function parseCallback(body: unknown): CallbackEvent {
       });
     }
   }
-  const parsed = callbackBody.safeParse(value);
+  const parsed = callbackBody.safeParse(value, { reportInput: true });
   if (!parsed.success) {
     const issues = toIssues(parsed.error);
     throw new ValidationError(
@@ -64,7 +82,8 @@ export function parseCallback(body: unknown): CallbackEvent {
     );
   }
   const event = parsed.data;
-  const status = STATES[event.status.toLowerCase()] ?? event.status.toUpperCase();
+  const status =
+    STATES[event.status.toLowerCase()] ?? (event.status.toUpperCase() as TransactionStatus);
   const referenceId = event.referenceId ?? event.serverCorrelationId;
   return { ...event, status, ...(referenceId === undefined ? {} : { referenceId }) };
 }

@@ -1,7 +1,7 @@
-import { UnexpectedResponseError } from '../errors';
+import { parseWith } from '../schemas/validate';
 import type { CallResult } from './call';
 import type { Config } from './config';
-import { createApiError, readErrorFields } from './error-factory';
+import { createApiError, createUnexpectedResponseError, readErrorFields } from './error-factory';
 import type { Answer } from './http';
 import { duplicateReferenceId, type Operation } from './operation';
 import { hintRetry } from './retry';
@@ -28,7 +28,7 @@ export function readAnswer<T>(
   const { status, headers } = answer;
   const { referenceId, callbackUrl } = context;
   if (status >= 200 && status < 300) {
-    const data = parseResult(op, answer, context);
+    const data = parseResult(op, answer, context, config);
     return { data, status, headers, referenceId, callbackUrl, landedEarlier: false };
   }
   const body = config.scrubber.scrubValue(answer.body);
@@ -42,23 +42,35 @@ export function readAnswer<T>(
     const data = undefined as T;
     return { data, status, headers, referenceId, callbackUrl, landedEarlier: true };
   }
-  const error = createApiError({ status, body, headers, operation: op.name, referenceId });
+  const error = createApiError({
+    status,
+    body,
+    headers,
+    operation: op.name,
+    referenceId,
+    scrubber: config.scrubber,
+  });
   throw hintRetry(error, {
     retryAfterMs: parseRetryAfter(headers.get('retry-after')),
     final: landedAnswer,
   });
 }
 
-function parseResult<T>(op: Operation<unknown, T>, answer: Answer, context: AnswerContext): T {
+function parseResult<T>(
+  op: Operation<unknown, T>,
+  answer: Answer,
+  context: AnswerContext,
+  config: Config,
+): T {
   if (!op.result) return undefined as T;
-  const parsed = op.result.safeParse(answer.body);
-  if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
-  throw new UnexpectedResponseError({
+  const parsed = parseWith(op.result, answer.body);
+  if (parsed.ok) return parsed.value;
+  throw createUnexpectedResponseError({
     operation: context.operation,
     referenceId: context.referenceId,
     status: answer.status,
     body: answer.body,
-    issues,
+    issues: parsed.issues,
+    scrubber: config.scrubber,
   });
 }

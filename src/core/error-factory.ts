@@ -8,8 +8,16 @@ import {
   NotFoundError,
   RateLimitError,
   ServerError,
+  UnexpectedResponseError,
+  type ValidationIssue,
 } from '../errors';
 import { parseRetryAfter } from './time';
+
+/** Removes every secret the client knows from a text (the client's SecretScrubber). */
+export interface Scrubber {
+  scrub(text: string): string;
+  scrubValue<T>(value: T): T;
+}
 
 export interface ErrorResponse {
   status: number;
@@ -17,6 +25,48 @@ export interface ErrorResponse {
   headers: Headers;
   operation: string;
   referenceId?: string | undefined;
+  /** Applied to the kept header values (the body is the caller's to scrub). */
+  scrubber?: Scrubber | undefined;
+}
+
+/**
+ * The response headers an error keeps: those that help diagnose or trace a failure.
+ * Any other header is dropped: a proxy or gateway that echoes request headers (the
+ * subscription key, the Basic credential, the bearer token) must not put them into
+ * `error.headers`, JSON or `util.inspect`. Kept values are scrubbed all the same.
+ */
+export const KEPT_ERROR_HEADERS: ReadonlySet<string> = new Set([
+  'content-type',
+  'content-length',
+  'date',
+  'retry-after',
+  'www-authenticate',
+  'x-request-id',
+  'x-correlation-id',
+  'x-correlationid',
+  'x-reference-id',
+  'request-id',
+  'apim-request-id',
+  'traceparent',
+  'ratelimit-limit',
+  'ratelimit-remaining',
+  'ratelimit-reset',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+]);
+
+/** A credential-shaped value (`Basic …`, `Bearer …`) is redacted even when unknown. */
+const AUTH_VALUE = /\b(Basic|Bearer)\s+[^\s,"]+/gi;
+
+export function keptHeaders(headers: Headers, scrubber?: Scrubber): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of headers) {
+    if (!KEPT_ERROR_HEADERS.has(name)) continue;
+    const safe = value.replace(AUTH_VALUE, '$1 [redacted]');
+    kept[name] = scrubber ? scrubber.scrub(safe) : safe;
+  }
+  return kept;
 }
 
 interface ErrorFields {
@@ -55,9 +105,10 @@ export function createApiError(response: ErrorResponse): ApiError {
     status: response.status,
     ...readErrorFields(response.body),
     body: response.body,
-    headers: Object.fromEntries(response.headers),
+    headers: keptHeaders(response.headers, response.scrubber),
     operation: response.operation,
     referenceId: response.referenceId,
+    hint: response.status === 401 ? refusedCredentials(response.operation) : undefined,
   };
   switch (response.status) {
     case 400:
@@ -78,4 +129,36 @@ export function createApiError(response: ErrorResponse): ApiError {
     default:
       return response.status >= 500 ? new ServerError(init) : new ApiError(init);
   }
+}
+
+/**
+ * What a 401 on a Basic-authenticated token request means: the product's API user id
+ * and key, or its subscription key, were refused (never printed, only named).
+ */
+function refusedCredentials(operation: string): string | undefined {
+  const product =
+    /^(disbursement|collection|remittance)\.getAccessToken$/.exec(operation)?.[1] ??
+    (operation === 'consent.getToken' ? 'collection' : undefined);
+  if (!product) return undefined;
+  return (
+    `${product}: the service refused the API user id/API key (Basic) or the subscription key of ${product}. ` +
+    `Check ${product}.apiUser (or apiUser) and ${product}.subscriptionKey (or subscriptionKey), ` +
+    'and that baseUrl is the environment (sandbox or production) they were issued for'
+  );
+}
+
+/** A 2xx whose body is not of the documented shape; the body kept is scrubbed. */
+export function createUnexpectedResponseError(init: {
+  operation: string;
+  referenceId?: string | undefined;
+  status: number;
+  body: unknown;
+  issues: readonly ValidationIssue[];
+  scrubber?: Scrubber | undefined;
+}): UnexpectedResponseError {
+  const { scrubber, ...rest } = init;
+  return new UnexpectedResponseError({
+    ...rest,
+    body: scrubber ? scrubber.scrubValue(init.body) : init.body,
+  });
 }

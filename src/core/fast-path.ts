@@ -5,9 +5,8 @@ import type { FastPath } from './http';
  * Deno or a browser, whose own fetch is used): node:http is never imported elsewhere.
  */
 export async function loadFastPath(maxSockets: number): Promise<FastPath | undefined> {
-  const runtime = globalThis as { process?: { versions?: Record<string, string> }; Deno?: unknown };
-  const versions = runtime.process?.versions;
-  if (!versions?.node || versions.bun || runtime.Deno) return undefined;
+  const versions = globalThis.process?.versions as Record<string, string | undefined> | undefined;
+  if (!versions?.node || versions.bun || 'Deno' in globalThis) return undefined;
   const { createNodeFetch, isNativeFetch } = await import('./node-fetch/index');
   const fetch = createNodeFetch({ maxSockets });
   return { usable: isNativeFetch, fetch };

@@ -10,17 +10,17 @@ export interface ApiUser {
 }
 
 export interface ProductOptions {
-  subscriptionKey?: string;
-  apiUser?: ApiUser;
+  subscriptionKey?: string | undefined;
+  apiUser?: ApiUser | undefined;
 }
 
 export interface PollingOptions {
   /** Delay before the first lookup after acceptance, and the first backoff step. */
-  initialDelayMs?: number;
+  initialDelayMs?: number | undefined;
   /** Backoff ceiling between lookups. */
-  maxDelayMs?: number;
+  maxDelayMs?: number | undefined;
   /** Default deadline of `wait()`. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
 }
 
 /** Receives SDK log lines. Nothing secret is ever passed to it. */
@@ -93,47 +93,47 @@ export interface MomoClientOptions {
   /** X-Target-Environment, and the default X-Account-Holding-Institution-Identifier. */
   targetEnvironment: string;
   /** X-Account-Holding-Institution-Identifier of the standard-style endpoints; default `targetEnvironment`. */
-  accountHoldingInstitutionIdentifier?: string;
+  accountHoldingInstitutionIdentifier?: string | undefined;
   /** Default subscription key (Ocp-Apim-Subscription-Key) of every product. */
-  subscriptionKey?: string;
+  subscriptionKey?: string | undefined;
   /** Default API user of every product. */
-  apiUser?: ApiUser;
-  disbursement?: ProductOptions;
-  collection?: ProductOptions;
-  remittance?: ProductOptions;
+  apiUser?: ApiUser | undefined;
+  disbursement?: ProductOptions | undefined;
+  collection?: ProductOptions | undefined;
+  remittance?: ProductOptions | undefined;
   /** Default X-Callback-Url; `{referenceId}` is replaced by the call's reference id. */
-  callbackUrl?: string;
+  callbackUrl?: string | undefined;
   /** Per attempt. Default 30 000. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Retries after the first attempt. Default 2. */
-  maxRetries?: number;
-  polling?: PollingOptions;
-  fetch?: typeof globalThis.fetch;
-  logger?: Logger;
+  maxRetries?: number | undefined;
+  polling?: PollingOptions | undefined;
+  fetch?: typeof globalThis.fetch | undefined;
+  logger?: Logger | undefined;
   /** The least severe level passed to `logger`. Default `info` (`debug` logs every attempt). */
-  logLevel?: LogLevel;
+  logLevel?: LogLevel | undefined;
   /** Observe every HTTP attempt (metrics, tracing). */
-  hooks?: ClientHooks;
+  hooks?: ClientHooks | undefined;
   /** Share access tokens across processes. */
-  tokenStore?: TokenStore;
+  tokenStore?: TokenStore | undefined;
   /**
    * Requests in flight at once for this client; more calls wait in a queue (keeping
    * their signal and deadline) before any request is built. Default 128.
    */
-  maxConcurrency?: number;
+  maxConcurrency?: number | undefined;
   /** Socket cap of the built-in Node connection pool. Default 128. */
-  maxSockets?: number;
+  maxSockets?: number | undefined;
 }
 
 /** The last, optional argument of every method. */
 export interface RequestOptions {
   /** X-Reference-Id (UUID v4) of a creating call; generated when omitted. */
-  referenceId?: string;
+  referenceId?: string | undefined;
   /** X-Callback-Url for this call; `{referenceId}` is filled in. */
-  callbackUrl?: string;
-  signal?: AbortSignal;
-  timeoutMs?: number;
-  maxRetries?: number;
+  callbackUrl?: string | undefined;
+  signal?: AbortSignal | undefined;
+  timeoutMs?: number | undefined;
+  maxRetries?: number | undefined;
   /** Extra headers; they never replace the headers the SDK owns. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
 }

@@ -1,6 +1,6 @@
 import { ValidationError, type ValidationIssue } from '../errors';
 import { UUID_V4 } from '../schemas/common';
-import { toIssues } from '../schemas/validate';
+import { parseWith } from '../schemas/validate';
 import type { Authorizer, CallInput } from './call';
 import type { Config } from './config';
 import type { Operation } from './operation';
@@ -27,16 +27,16 @@ export function prepare(
   const issues: ValidationIssue[] = [];
   const params = input.params ?? {};
   for (const [name, schema] of Object.entries(op.params ?? {})) {
-    const parsed = schema.safeParse(params[name]);
-    if (!parsed.success) issues.push(...toIssues(parsed.error, name));
+    const parsed = parseWith(schema, params[name], name);
+    if (!parsed.ok) issues.push(...parsed.issues);
   }
   const path = buildPath(op.path, params, issues);
 
   let body: string | undefined;
   if (op.body) {
-    const parsed = op.body.safeParse(input.body);
-    if (parsed.success) body = encode(parsed.data, op.encoding);
-    else issues.push(...toIssues(parsed.error));
+    const parsed = parseWith(op.body, input.body);
+    if (parsed.ok) body = encode(parsed.value, op.encoding);
+    else issues.push(...parsed.issues);
   }
 
   const options = input.options ?? {};

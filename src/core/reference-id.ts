@@ -13,7 +13,7 @@ export function chooseReferenceId(given: unknown): string {
  * operation before the request leaves (malformed options pass through: the transport
  * reports them as a ValidationError).
  */
-export function withReferenceId<O extends { referenceId?: string }>(
+export function withReferenceId<O extends { referenceId?: string | undefined }>(
   options: O | undefined,
 ): { options: O | undefined; referenceId: string | undefined } {
   if (options !== undefined && (options === null || typeof options !== 'object')) {

@@ -112,7 +112,7 @@ const op = {
 
 type Result = TransactionResult;
 
-/** What `sendDeliveryNotification` resolves to (spec 4.14: 200 = enqueued). */
+/** What `sendDeliveryNotification` resolves to (the service answers 200 once it enqueued it). */
 export interface DeliveryNotificationResult {
   referenceId: string;
   /**
@@ -170,7 +170,7 @@ export class Collection {
 
   /**
    * POST /collection/v2_0/voucher/{voucherToken}/redeem (callback by PUT). The
-   * specification has no status lookup for it: the outcome arrives by callback.
+   * API has no status lookup for it: the outcome arrives by callback.
    */
   async redeemVoucher(
     token: string,
@@ -256,7 +256,7 @@ export class Collection {
 
   /**
    * POST /collection/v1.2/mm/Transactions/Type/Disbursement (standard-style; X-CorrelationID,
-   * callback by PUT). Resolves on acceptance: the specification shows no status lookup.
+   * callback by PUT). Resolves on acceptance: the API has no status lookup for it.
    */
   async standardDisbursement(
     body: StandardDisbursementBody,

@@ -84,7 +84,7 @@ export class Remittance {
     return this.#api.create(op.transfer, op.getTransfer, body, options);
   }
 
-  /** POST /remittance/v2_0/cashtransfer (body spec 2.3) */
+  /** POST /remittance/v2_0/cashtransfer */
   cashTransfer(
     body: CashTransferBody,
     options?: RequestOptions,

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { amount, currency, email, externalId, looseString, msisdn, note, party } from './common';
+import { amount, currency, email, externalId, msisdn, note, type Party, party } from './common';
+import { knownString, looseString, type Tolerant, tolerant } from './tolerant';
 
 // ---- request bodies: strict, validated before sending ----
 
@@ -12,8 +13,35 @@ export const requestToPayBody = z.strictObject({
   payerMessage: z.optional(note),
   payeeNote: z.optional(note),
 });
-export type RequestToPayBody = z.infer<typeof requestToPayBody>;
+
+/** What a request to pay (or to withdraw) sends: the payer is asked to authorize. */
+export interface RequestToPayBody {
+  /** A positive decimal string, e.g. `"250"` or `"12.50"`. */
+  amount: string;
+  /** ISO 4217 code, e.g. `EUR`. */
+  currency: string;
+  /** Your own reference, for reconciliation. */
+  externalId?: string | undefined;
+  payer: Party;
+  /** At most 160 characters, without `'`, `&`, `<`, `>` or control characters. */
+  payerMessage?: string | undefined;
+  /** At most 160 characters, without `'`, `&`, `<`, `>` or control characters. */
+  payeeNote?: string | undefined;
+}
 export type RequestToWithdrawBody = RequestToPayBody;
+
+/** Identification document kinds. */
+export type IdentificationType =
+  | 'PASS'
+  | 'CPFA'
+  | 'SRSA'
+  | 'NRIN'
+  | 'OTHR'
+  | 'DRLC'
+  | 'SOCS'
+  | 'AREG'
+  | 'IDCD'
+  | 'EMID';
 
 /** Identification document kinds (spec 2.3, 2.6). */
 export const identificationType = z.enum([
@@ -27,8 +55,7 @@ export const identificationType = z.enum([
   'AREG',
   'IDCD',
   'EMID',
-]);
-export type IdentificationType = z.infer<typeof identificationType>;
+] satisfies IdentificationType[]);
 
 const text = z.string().check(z.minLength(1, { error: 'must not be empty' }));
 const RECEIVER_IDS = ['msisdn', 'alias', 'email', 'username', 'externalId'] as const;
@@ -63,7 +90,30 @@ export const voucherRedeemBody = z.strictObject({
   otp: z.optional(text),
   secret: z.optional(text),
 });
-export type VoucherRedeemBody = z.infer<typeof voucherRedeemBody>;
+
+/** Who redeems a voucher: at least one of msisdn, alias, email, username, externalId. */
+export interface VoucherReceiver {
+  firstName?: string | undefined;
+  surname?: string | undefined;
+  birthDate?: string | undefined;
+  identificationType?: IdentificationType | undefined;
+  /** Digits only. */
+  identification?: string | undefined;
+  msisdn?: string | undefined;
+  alias?: string | undefined;
+  email?: string | undefined;
+  username?: string | undefined;
+  externalId?: string | undefined;
+  languageCode?: string | undefined;
+}
+
+/** What a voucher redemption sends; `otp` and `secret` are case-insensitive. */
+export interface VoucherRedeemBody {
+  externalId?: string | undefined;
+  receiver: VoucherReceiver;
+  otp?: string | undefined;
+  secret?: string | undefined;
+}
 
 export const voucherToken = z.string().check(z.minLength(1, { error: 'must not be empty' }));
 
@@ -84,8 +134,13 @@ export const deliveryNotificationBody = z.strictObject({ notificationMessage });
 
 // ---- account status (spec 4.11) ----
 
-export const identifierType = z.enum(['accountid', 'msisdn', 'identityalias', 'emailaddress']);
-export type AccountIdentifierType = z.infer<typeof identifierType>;
+export type AccountIdentifierType = 'accountid' | 'msisdn' | 'identityalias' | 'emailaddress';
+export const identifierType = z.enum([
+  'accountid',
+  'msisdn',
+  'identityalias',
+  'emailaddress',
+] satisfies AccountIdentifierType[]);
 
 const IDENTIFIER_RULES: Record<AccountIdentifierType, [RegExp, string]> = {
   accountid: [/^[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i, 'must be a UUID for accountid'],
@@ -116,14 +171,30 @@ export const accountIdentifier = z
 
 // ---- results: tolerant ----
 
-export const accountStatus = z.looseObject({ accountStatus: z.string() });
-export type AccountStatus = z.infer<typeof accountStatus>;
+export const accountStatus = tolerant({
+  accountStatus: knownString(['available', 'unavailable'] as const),
+});
 
-export const heartbeat = z.looseObject({ serviceStatus: z.string() });
-export type Heartbeat = z.infer<typeof heartbeat>;
+/** Whether an account can be used; a value, not a transaction state. */
+export interface AccountStatus extends Tolerant {
+  /** Another value may appear: treat it as "not known to be available". */
+  accountStatus: 'available' | 'unavailable';
+}
 
-export const voucherOtp = z.looseObject({
+export const heartbeat = tolerant({ serviceStatus: z.string() });
+
+/** The service's availability, as it words it. */
+export interface Heartbeat extends Tolerant {
+  serviceStatus: string;
+}
+
+export const voucherOtp = tolerant({
   type: z.optional(z.string()),
   msisdn: z.optional(looseString),
 });
-export type VoucherOtp = z.infer<typeof voucherOtp>;
+
+/** The one-time password of a voucher: how it was sent, and to which number. */
+export interface VoucherOtp extends Tolerant {
+  type?: string | undefined;
+  msisdn?: string | undefined;
+}

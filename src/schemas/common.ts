@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { kindOf } from './validate';
 
 /** UUID version 4, the only reference-id format the service accepts (spec 8). */
 export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
@@ -13,10 +14,19 @@ const plain = z.refine<string>((v) => !TEXT_FORBIDDEN.test(v), {
   error: "must not contain ', &, <, > or control characters",
 });
 
-export const uuidV4 = z.string().check(z.regex(UUID_V4, { error: 'must be a UUID version 4' }));
+/** A string of a particular kind; given something else, the message names both kinds. */
+const stringOf = (what: string) =>
+  z.string({
+    error: (issue) =>
+      issue.input === undefined ? 'is required' : `must be ${what}, got ${kindOf(issue.input)}`,
+  });
+
+export const uuidV4 = stringOf('a UUID version 4 string').check(
+  z.regex(UUID_V4, { error: 'must be a UUID version 4' }),
+);
 
 /** Amounts are strings (spec 2.2): a positive decimal such as "100" or "12.50". */
-export const amount = z.string().check(
+export const amount = stringOf('a decimal string like "10.50"').check(
   z.regex(DECIMAL, {
     error: 'must be a positive decimal string such as "100" or "12.50"',
     abort: true,
@@ -24,9 +34,9 @@ export const amount = z.string().check(
   z.refine((v) => Number(v) > 0, { error: 'must be greater than zero' }),
 );
 
-export const currency = z
-  .string()
-  .check(z.regex(/^[A-Z]{3}$/, { error: 'must be an ISO 4217 code of three capitals' }));
+export const currency = stringOf('a currency code like "EUR"').check(
+  z.regex(/^[A-Z]{3}$/, { error: 'must be an ISO 4217 code of three capitals' }),
+);
 
 export const email = z.string().check(z.regex(EMAIL, { error: 'must be an e-mail address' }));
 
@@ -45,7 +55,7 @@ export const note = z
   .string()
   .check(z.maxLength(160, { error: 'must be at most 160 characters' }), plain);
 
-export const partyIdType = z.enum(['MSISDN', 'EMAIL', 'PARTY_CODE']);
+export const partyIdType = z.enum(['MSISDN', 'EMAIL', 'PARTY_CODE'] satisfies PartyIdType[]);
 
 const partyIdRules = {
   MSISDN: [MSISDN, 'must be an MSISDN in E.164 form, digits only'],
@@ -62,36 +72,16 @@ export const party = z.strictObject({ partyIdType, partyId: z.string() }).check(
     }
   }),
 );
-export type Party = z.infer<typeof party>;
 
-// ---- tolerant readers for what comes back ----
-
-/** A documented string that some servers send as a number. */
-export const looseString = z.pipe(
-  z.union([z.string(), z.number()]),
-  z.transform((v) => String(v)),
-);
-
-export const partyOut = z.looseObject({
-  partyIdType: z.optional(z.string()),
-  partyId: z.optional(looseString),
-});
-
-/** Why a transaction failed: `{code, message}`, or a bare code string on some variants. */
-export const reason = z.pipe(
-  z.union([
-    z.string(),
-    z.looseObject({ code: z.optional(z.string()), message: z.optional(z.string()) }),
-  ]),
-  z.transform((v) => (typeof v === 'string' ? { code: v } : { ...v, code: v.code ?? 'UNKNOWN' })),
-);
-export type Reason = z.infer<typeof reason>;
-
-/** What every status lookup result has: PENDING, SUCCESSFUL or FAILED (others pass through). */
-export interface StatusLike {
-  status: string;
-  reason?: Reason | undefined;
+/** Who pays or is paid. */
+export interface Party {
+  partyIdType: PartyIdType;
+  /** Checked against `partyIdType`: E.164 digits, an e-mail address, or a UUID. */
+  partyId: string;
 }
+export type PartyIdType = 'MSISDN' | 'EMAIL' | 'PARTY_CODE';
+
+export type { Reason, StatusLike } from './tolerant';
 
 /** SUCCESSFUL and FAILED are final: nothing changes a transaction after them. */
 export function isFinal(result: { status?: unknown } | string): boolean {

@@ -15,7 +15,20 @@ export const authorizeInput = z.strictObject({
   /** X-Callback-Url of this request. */
   callbackUrl: z.optional(z.string()),
 });
-export type AuthorizeInput = z.infer<typeof authorizeInput>;
+
+/** What `momo.consent.authorize()` takes. */
+export interface AuthorizeInput {
+  /** The account holder's MSISDN. */
+  msisdn: string;
+  /** What the consent covers, e.g. `profile` or `all_info`. */
+  scope: string;
+  /** `offline` lets the consent be refreshed without the account holder. */
+  accessType: 'online' | 'offline';
+  /** Seconds the consent stays refreshable. */
+  consentValidIn?: number | undefined;
+  /** X-Callback-Url of this request. */
+  callbackUrl?: string | undefined;
+}
 
 /** bc-authorize form body (spec 4.21). */
 export const authorizeForm = z.strictObject({

@@ -1,17 +1,18 @@
 import * as z from 'zod/mini';
-import { identificationType } from './collection';
+import { type IdentificationType, identificationType } from './collection';
 import {
   amount,
   currency,
   email,
   externalId,
-  looseString,
   msisdn,
   note,
+  type Party,
   party,
   plainText,
 } from './common';
-import { transactionResult } from './transactions';
+import { looseString, type Tolerant, tolerant } from './tolerant';
+import { type TransactionResult, transactionResultShape } from './transactions';
 
 /** Cash transfer body (spec 2.3); `orginatingCountry` is spelled as the specification does. */
 export const cashTransferBody = z.strictObject({
@@ -36,22 +37,55 @@ export const cashTransferBody = z.strictObject({
   payerMsisdn: z.optional(msisdn),
   payerGender: z.optional(plainText),
 });
-export type CashTransferBody = z.infer<typeof cashTransferBody>;
+
+/** What a cash transfer sends. `orginatingCountry` is spelled as the service spells it. */
+export interface CashTransferBody {
+  /** A positive decimal string. */
+  amount: string;
+  currency?: string | undefined;
+  payee?: Party | undefined;
+  externalId?: string | undefined;
+  /** The country the request came from. */
+  orginatingCountry: string;
+  /** A positive decimal string: the amount in the original currency. */
+  originalAmount: string;
+  originalCurrency: string;
+  payerMessage?: string | undefined;
+  payeeNote?: string | undefined;
+  payerIdentificationType: IdentificationType;
+  payerIdentificationNumber: string;
+  payerIdentity?: string | undefined;
+  payerFirstName?: string | undefined;
+  payerSurName?: string | undefined;
+  payerLanguageCode?: string | undefined;
+  payerEmail?: string | undefined;
+  payerMsisdn?: string | undefined;
+  payerGender?: string | undefined;
+}
 
 /** Cash transfer status: the transaction result plus the cash-transfer fields echoed back. */
-export const cashTransferResult = z.extend(transactionResult, {
+export const cashTransferResult = tolerant({
+  ...transactionResultShape,
   originalAmount: z.optional(looseString),
   originalCurrency: z.optional(z.string()),
   orginatingCountry: z.optional(z.string()),
   payerIdentificationType: z.optional(z.string()),
   payerIdentificationNumber: z.optional(looseString),
 });
-export type CashTransferResult = z.infer<typeof cashTransferResult>;
+
+/** A cash transfer as its status lookup answers it. */
+export interface CashTransferResult extends TransactionResult {
+  originalAmount?: string | undefined;
+  originalCurrency?: string | undefined;
+  orginatingCountry?: string | undefined;
+  payerIdentificationType?: string | undefined;
+  payerIdentificationNumber?: string | undefined;
+}
 
 const flag = z.optional(z.union([z.boolean(), z.string()]));
 
 /** User info with consent (spec 2.6); unspecified types are strings. */
-export const userInfo = z.looseObject({
+export const userInfo = tolerant({
   sub: z.optional(looseString),
   name: z.optional(z.string()),
   given_name: z.optional(z.string()),
@@ -77,4 +111,33 @@ export const userInfo = z.looseObject({
   identification_type: z.optional(z.string()),
   identification_value: z.optional(looseString),
 });
-export type UserInfo = z.infer<typeof userInfo>;
+
+/** An account holder's information, read with their consent. */
+export interface UserInfo extends Tolerant {
+  /** The account holder's identifier (their MSISDN). */
+  sub?: string | undefined;
+  name?: string | undefined;
+  given_name?: string | undefined;
+  family_name?: string | undefined;
+  middle_name?: string | undefined;
+  email?: string | undefined;
+  email_verified?: boolean | string | undefined;
+  gender?: string | undefined;
+  locale?: string | undefined;
+  phone_number?: string | undefined;
+  phone_number_verified?: boolean | string | undefined;
+  address?: string | undefined;
+  updated_at?: number | string | undefined;
+  status?: string | undefined;
+  birthdate?: string | undefined;
+  credit_score?: string | undefined;
+  active?: boolean | string | undefined;
+  country_of_birth?: string | undefined;
+  region_of_birth?: string | undefined;
+  city_of_birth?: string | undefined;
+  occupation?: string | undefined;
+  employer_name?: string | undefined;
+  /** The first identification document that has not expired. */
+  identification_type?: string | undefined;
+  identification_value?: string | undefined;
+}

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { amount, plainText } from './common';
+import { knownString, tolerant } from './tolerant';
 
 /**
  * Standard-style disbursement (spec 2.4, limits in 8). Party `value` is sent as the
@@ -21,7 +22,10 @@ const text256 = z
     z.maxLength(256, { error: 'must be at most 256 characters' }),
   );
 
-const partyEntry = z.strictObject({ key: z.enum(PARTY_KEYS), value: text256 });
+const partyEntry = z.strictObject({
+  key: z.enum(PARTY_KEYS satisfies readonly StandardPartyEntry['key'][]),
+  value: text256,
+});
 const creditEntry = z.strictObject({
   key: z.literal('accountid', { error: 'must be "accountid": the only credit party key allowed' }),
   value: text256,
@@ -52,13 +56,36 @@ export const standardDisbursementBody = z.strictObject({
       .check(z.maxLength(20, { error: 'must have at most 20 entries' })),
   ),
 });
-export type StandardDisbursementBody = z.infer<typeof standardDisbursementBody>;
+
+/** An identifier of a party on the standard-style interface. */
+export interface StandardPartyEntry {
+  key: 'accountid' | 'msisdn' | 'identityalias' | 'emailaddress' | 'walletid' | 'consumerno';
+  /** 1 to 256 characters. */
+  value: string;
+}
+
+/** What a standard-style disbursement sends (GSMA Mobile Money API style). */
+export interface StandardDisbursementBody {
+  /** At most 256 characters. */
+  requestingOrganisationTransactionReference?: string | undefined;
+  /** 1 to 10 entries. */
+  debitParty: StandardPartyEntry[];
+  /** 1 to 10 entries, each keyed `accountid`. */
+  creditParty?: { key: 'accountid'; value: string }[] | undefined;
+  /** A positive decimal string of at most 23 characters. */
+  amount: string;
+  currency: string;
+  /** At most 160 characters. */
+  descriptionText?: string | undefined;
+  /** At most 20 key/value pairs, each of 1 to 256 characters. */
+  customData?: { key: string; value: string }[] | undefined;
+}
 
 /** The 202 answer (spec 4.6); tolerant of missing fields. */
-export const standardAccepted = z.looseObject({
+export const standardAccepted = tolerant({
   serverCorrelationId: z.optional(z.string()),
-  status: z.optional(z.string()),
-  notificationMethod: z.optional(z.string()),
+  status: z.optional(knownString(['pending'] as const)),
+  notificationMethod: z.optional(knownString(['callback', 'polling'] as const)),
 });
 
 /** What `standardDisbursement()` resolves to. */
@@ -66,10 +93,10 @@ export interface StandardDisbursementAccepted {
   /** X-CorrelationID sent (the caller's `referenceId`, or a generated UUID v4). */
   correlationId: string;
   serverCorrelationId: string;
-  /** Always `pending` at this stage (spec 4.6). */
-  status: string;
+  /** Always `pending` at this stage. */
+  status: 'pending';
   /** `callback` when X-Callback-Url was sent, else `polling`. */
-  notificationMethod: string;
+  notificationMethod: 'callback' | 'polling';
   /** The X-Callback-Url actually sent, if any. */
   callbackUrl?: string;
 }

@@ -1,15 +1,16 @@
 import * as z from 'zod/mini';
+import { amount, currency, externalId, note, type Party, party, uuidV4 } from './common';
 import {
-  amount,
-  currency,
-  externalId,
   looseString,
-  note,
-  party,
-  partyOut,
+  type Reason,
+  type ResultParty,
   reason,
-  uuidV4,
-} from './common';
+  resultParty,
+  type Tolerant,
+  type TransactionStatus,
+  tolerant,
+  transactionStatus,
+} from './tolerant';
 
 // ---- request bodies (spec 2.2): strict, validated before sending ----
 
@@ -22,7 +23,21 @@ export const transferBody = z.strictObject({
   payerMessage: z.optional(note),
   payeeNote: z.optional(note),
 });
-export type TransferBody = z.infer<typeof transferBody>;
+
+/** What a transfer or a deposit sends. */
+export interface TransferBody {
+  /** A positive decimal string, e.g. `"250"` or `"12.50"`. */
+  amount: string;
+  /** ISO 4217 code, e.g. `EUR`. */
+  currency: string;
+  /** Your own reference, for reconciliation. */
+  externalId?: string | undefined;
+  payee: Party;
+  /** At most 160 characters, without `'`, `&`, `<`, `>` or control characters. */
+  payerMessage?: string | undefined;
+  /** At most 160 characters, without `'`, `&`, `<`, `>` or control characters. */
+  payeeNote?: string | undefined;
+}
 
 export const refundBody = z.strictObject({
   amount,
@@ -32,39 +47,80 @@ export const refundBody = z.strictObject({
   payeeNote: z.optional(note),
   referenceIdToRefund: uuidV4,
 });
-export type RefundBody = z.infer<typeof refundBody>;
+
+/** What a refund sends. */
+export interface RefundBody extends Omit<TransferBody, 'payee'> {
+  /** The reference id of the deposit or transfer to refund (UUID v4). */
+  referenceIdToRefund: string;
+}
 
 /** Transfer with consent and merchant payment with consent: amount only. */
 export const consentPaymentBody = z.strictObject({ amount });
-export type ConsentPaymentBody = z.infer<typeof consentPaymentBody>;
+export interface ConsentPaymentBody {
+  /** A positive decimal string. */
+  amount: string;
+}
 
-// ---- results: tolerant, unknown fields kept ----
+// ---- results: tolerant (see tolerant.ts) ----
 
-/** Status lookup result (spec 2.5; MTN's TransferResult for the lookups it does not show). */
-export const transactionResult = z.looseObject({
+/** Shared with the cash-transfer result, which extends it. */
+export const transactionResultShape = {
   referenceId: z.optional(z.string()),
   amount: z.optional(looseString),
   currency: z.optional(z.string()),
   financialTransactionId: z.optional(looseString),
   externalId: z.optional(looseString),
-  payee: z.optional(partyOut),
-  payer: z.optional(partyOut),
+  payee: z.optional(resultParty),
+  payer: z.optional(resultParty),
   payerMessage: z.optional(z.string()),
   payeeNote: z.optional(z.string()),
-  status: z.string(),
+  status: transactionStatus,
   reason: z.optional(reason),
-});
+};
 
-export type TransactionResult = z.infer<typeof transactionResult>;
+/** Status lookup result (spec 2.5; MTN's TransferResult for the lookups it does not show). */
+export const transactionResult = tolerant(transactionResultShape);
+
+/**
+ * A transaction as a status lookup answers it. `status` is `PENDING` until the
+ * transaction is final, then `SUCCESSFUL` or `FAILED` (with `reason`). Numbers sent where
+ * strings are documented arrive as strings.
+ */
+export interface TransactionResult extends Tolerant {
+  referenceId?: string | undefined;
+  amount?: string | undefined;
+  currency?: string | undefined;
+  /** The service's id of the money movement, once it happened. */
+  financialTransactionId?: string | undefined;
+  externalId?: string | undefined;
+  payee?: ResultParty | undefined;
+  payer?: ResultParty | undefined;
+  payerMessage?: string | undefined;
+  payeeNote?: string | undefined;
+  /**
+   * A value this SDK does not know passes through unchanged; `wait()` keeps polling
+   * until `SUCCESSFUL` or `FAILED` (or its deadline).
+   */
+  status: TransactionStatus;
+  /** Why it FAILED. */
+  reason?: Reason | undefined;
+}
+
 export type TransferResult = TransactionResult;
 export type DepositResult = TransactionResult;
 export type RefundResult = TransactionResult;
 export type MerchantPaymentResult = TransactionResult;
 
-export const balance = z.looseObject({ availableBalance: looseString, currency: z.string() });
-export type Balance = z.infer<typeof balance>;
+export const balance = tolerant({ availableBalance: looseString, currency: z.string() });
 
-export const basicUserInfo = z.looseObject({
+/** An account balance. */
+export interface Balance extends Tolerant {
+  /** A decimal string. */
+  availableBalance: string;
+  currency: string;
+}
+
+export const basicUserInfo = tolerant({
   given_name: z.optional(z.string()),
   family_name: z.optional(z.string()),
   birthdate: z.optional(z.string()),
@@ -72,4 +128,15 @@ export const basicUserInfo = z.looseObject({
   gender: z.optional(z.string()),
   status: z.optional(z.string()),
 });
-export type BasicUserInfo = z.infer<typeof basicUserInfo>;
+
+/** An account holder's basic information. */
+export interface BasicUserInfo extends Tolerant {
+  given_name?: string | undefined;
+  family_name?: string | undefined;
+  birthdate?: string | undefined;
+  /** A BCP 47 language tag, e.g. `en-US`. */
+  locale?: string | undefined;
+  /** `female`, `male`, or another value. */
+  gender?: string | undefined;
+  status?: string | undefined;
+}

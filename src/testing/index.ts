@@ -31,7 +31,10 @@ export type {
 } from './types';
 
 export interface Simulator extends SimulatorState {
-  /** msw request handlers: one `http.all` on `${baseUrl}/*`. */
+  /**
+   * msw request handlers: one `http.all` on `${baseUrl}/*`. msw is loaded on the first
+   * read (an optional peer dependency: `sim.fetch` and `sim.listen` do without it).
+   */
   readonly handlers: HttpHandler[];
   /** A fetch function served in memory, without network (matches any origin). */
   readonly fetch: typeof fetch;
@@ -48,8 +51,12 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const engine = createEngine(options);
   const { baseUrl, targetEnvironment, subscriptionKey, apiUser } = engine.credentials;
   const simulatorFetch = createFetch(engine.handle, baseUrl);
+  let handlers: HttpHandler[] | undefined;
   return {
-    handlers: createHandlers(engine.handle, baseUrl),
+    get handlers() {
+      handlers ??= createHandlers(engine.handle, baseUrl);
+      return handlers;
+    },
     fetch: simulatorFetch,
     listen: (listenOptions) => listen(withControlRoutes(engine), listenOptions),
     client: (overrides = {}) =>

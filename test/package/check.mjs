@@ -1,74 +1,151 @@
-// Imports the built package the way a partner would, from a scratch consumer outside
-// the project: ESM import and CJS require of both entry points, and a deposit, a request
-// to pay and the consent flow run against the simulator through the built code.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+/**
+ * `npm run test:package` (after the build): the PACKED tarball, installed into a scratch
+ * consumer outside the project the way a partner installs it (without msw), then run
+ * everywhere partners run it: Node ESM and CJS, a Jest 29 suite in CommonJS mode, a
+ * vitest suite in ESM, a browser bundle with only web globals, Node 22 and 24, Bun and
+ * Deno; and type-checked under `moduleResolution: node` and `nodenext`. Prints one line
+ * per check (the README's compatibility table is filled from these); a runtime that
+ * cannot be installed here is reported as skipped, with the reason. Exits 1 on a failure.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { checkDistImports, checkPackedFiles } from './dist.mjs';
+import { jestSuite, journeyCjs, journeyEsm, runCjs, runEsm, vitestSuite } from './journey.mjs';
+import { importTestingOnly, locate, RUNTIMES, smokeRuns } from './runtimes.mjs';
+import { typeChecks } from './types.mjs';
+import { checkWebGlobals } from './web-globals.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
-const scratch = mkdtempSync(join(tmpdir(), 'momo-consumer-'));
-try {
-  mkdirSync(join(scratch, 'node_modules'));
-  symlinkSync(root, join(scratch, 'node_modules', 'momo-partner-sdk'), 'dir');
+const scratch = mkdtempSync(join(tmpdir(), 'momo-package-'));
+const consumer = join(scratch, 'consumer');
+const results = [];
 
-  const journey = `
-    const sim = createSimulator({ settleMs: 10, consentIntervalSeconds: 0.01 });
-    const momo = sim.client();
-    const result = await momo.disbursement
-      .deposit({ amount: '5', currency: 'EUR', externalId: 'pkg', payee: { partyIdType: 'MSISDN', partyId: '46733123999' } })
-      .wait();
-    if (result.status !== 'SUCCESSFUL') throw new Error('deposit did not succeed: ' + result.status);
-    const error = await momo.disbursement.deposit({ amount: '-1', currency: 'EUR', payee: { partyIdType: 'MSISDN', partyId: '46733123999' } }).catch((e) => e);
-    if (!(error instanceof ValidationError) || !isValidationError(error)) throw new Error('ValidationError class identity broken');
-    if (sim.transactions.length !== 1) throw new Error('expected one transaction');
-    const paid = await momo.collection
-      .requestToPay({ amount: '7', currency: 'EUR', payer: { partyIdType: 'MSISDN', partyId: '46733123999' } })
-      .wait();
-    if (paid.status !== 'SUCCESSFUL') throw new Error('request to pay did not succeed');
-    const consent = await (await momo.consent.authorize({ msisdn: '46733123999', scope: 'profile', accessType: 'online' })).wait();
-    const info = await momo.remittance.getUserInfo({ consent });
-    if (info.sub !== '46733123999') throw new Error('user info with consent not read');
-  `;
-  writeFileSync(
-    join(scratch, 'esm.mjs'),
-    `import { MomoClient, ValidationError, isValidationError } from 'momo-partner-sdk';
-     import { createSimulator } from 'momo-partner-sdk/testing';
-     import * as sdk from 'momo-partner-sdk';
-     if (typeof MomoClient !== 'function') throw new Error('no MomoClient');
-     // Error names survive bundling: guards and messages rely on them.
-     for (const [name, value] of Object.entries(sdk)) {
-       if (/^[A-Z]\\w*Error$/.test(name) && value.name !== name) throw new Error(name + ' is called ' + value.name);
-     }
-     ${journey}
-     console.log('esm ok');`,
-  );
-  writeFileSync(
-    join(scratch, 'cjs.cjs'),
-    `const { MomoClient, ValidationError, isValidationError } = require('momo-partner-sdk');
-     const { createSimulator } = require('momo-partner-sdk/testing');
-     if (typeof MomoClient !== 'function') throw new Error('no MomoClient');
-     (async () => { ${journey} console.log('cjs ok'); })().catch((e) => { console.error(e); process.exit(1); });`,
-  );
-  for (const file of ['esm.mjs', 'cjs.cjs']) {
-    execFileSync(process.execPath, [file], { cwd: scratch, stdio: 'inherit' });
+async function check(name, run) {
+  try {
+    const detail = await run();
+    results.push({ name, outcome: 'pass', detail });
+  } catch (error) {
+    const output = [error.stdout, error.stderr].filter(Boolean).join('\n').trim();
+    results.push({ name, outcome: 'FAIL', detail: `${error.message}\n${output}`.trim() });
   }
+}
 
-  // What would be published: only dist/, README, CHANGELOG, package.json.
+/** A fresh project with the tarball installed from its path, as `npm install` does. */
+function install(dir, tarball) {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), '{ "name": "consumer", "private": true }\n');
+  const args = ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline'];
+  execFileSync('npm', args, { cwd: dir, stdio: 'pipe' });
+}
+
+/** Runs a command in the consumer; returns its last line of output. */
+function inConsumer(command, args, options = {}) {
+  const out = execFileSync(command, args, {
+    cwd: consumer,
+    encoding: 'utf8',
+    stdio: 'pipe',
+    timeout: 120_000,
+    ...options,
+  });
+  return out.trim().split('\n').at(-1) ?? '';
+}
+
+try {
+  await check('dist imports', () => checkDistImports(root));
   const [pack] = JSON.parse(
-    execFileSync('npm', ['pack', '--dry-run', '--json'], {
+    execFileSync('npm', ['pack', '--json', '--pack-destination', scratch], {
       cwd: root,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
     }),
   );
-  const stray = pack.files
-    .map((f) => f.path)
-    .filter((p) => !/^(dist\/|README\.md$|CHANGELOG\.md$|package\.json$|LICENSE$)/.test(p));
-  if (stray.length > 0) throw new Error(`files that should not ship: ${stray.join(', ')}`);
-  console.log(
-    `package ok: ${pack.files.length} files, ${(pack.size / 1024).toFixed(1)} KiB packed`,
+  await check('files shipped', () => checkPackedFiles(pack));
+
+  const tarball = join(scratch, pack.filename);
+  install(consumer, tarball);
+  await check('no msw in the consumer', () => {
+    const installed = readdirSync(join(consumer, 'node_modules')).filter((f) => !f.startsWith('.'));
+    if (installed.join() !== 'momo-partner-sdk')
+      throw new Error(`installed: ${installed.join(', ')}`);
+    return 'npm installed the tarball alone (no dependencies, msw absent)';
+  });
+  mkdirSync(join(consumer, 'jest'));
+  mkdirSync(join(consumer, 'vitest'));
+  // The test runners are this repository's own (devDependencies), not installed again.
+  symlinkSync(join(root, 'node_modules/vitest'), join(consumer, 'node_modules/vitest'), 'dir');
+  const files = {
+    'journey.mjs': journeyEsm,
+    'journey.cjs': journeyCjs,
+    'run-esm.mjs': runEsm('esm'),
+    'run-cjs.cjs': runCjs('cjs'),
+    'import-testing.mjs': importTestingOnly,
+    'jest/deposit.test.js': jestSuite,
+    'vitest/deposit.test.mjs': vitestSuite,
+  };
+  for (const [file, text] of Object.entries(files)) writeFileSync(join(consumer, file), text);
+
+  await check(`Node ${process.versions.node} ESM`, () =>
+    inConsumer(process.execPath, ['run-esm.mjs']),
   );
+  await check(`Node ${process.versions.node} CJS`, () =>
+    inConsumer(process.execPath, ['run-cjs.cjs']),
+  );
+  // Jest reports on stderr, vitest on stdout; NO_COLOR keeps it plain.
+  const runner = (args) => {
+    const { status, stdout, stderr } = spawnSync(process.execPath, args, {
+      cwd: consumer,
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', CI: '1' },
+    });
+    const output = `${stdout}\n${stderr}`;
+    const summary = output.split('\n').find((line) => /^\s*Tests:?\s/.test(line)) ?? '';
+    // Both suites have two tests: a suite that failed to load reports "0 total" and exit 1.
+    if (status !== 0 || !/\b2 passed\b/.test(summary) || /fail/i.test(summary)) {
+      throw new Error(`exit ${status}: ${output}`);
+    }
+    return summary.trim().replace(/\s+/g, ' ');
+  };
+  await check('Jest 29, CommonJS, default config', () =>
+    runner([join(root, 'node_modules/jest/bin/jest.js'), '--rootDir', join(consumer, 'jest')]),
+  );
+  await check('vitest, ESM', () =>
+    runner([
+      join(root, 'node_modules/vitest/vitest.mjs'),
+      'run',
+      '--root',
+      join(consumer, 'vitest'),
+    ]),
+  );
+  await check('web globals only (browser bundle in node:vm)', () => checkWebGlobals(consumer));
+
+  for (const runtime of RUNTIMES) {
+    const found = locate(root, runtime);
+    if (found.skip) {
+      results.push({ name: runtime.name, outcome: 'skipped', detail: found.skip });
+      continue;
+    }
+    for (const [label, [bin, ...args]] of smokeRuns(runtime, found.bin)) {
+      await check(`${runtime.name} (${found.version}) ${label}`, () =>
+        inConsumer(bin, args, { timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } }),
+      );
+    }
+  }
+  // Types: a second consumer, with @types/node and msw as a Node partner using msw has.
+  const typesConsumer = join(scratch, 'types-consumer');
+  install(typesConsumer, tarball);
+  for (const [label, run] of typeChecks(root, typesConsumer)) await check(label, run);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
+}
+
+for (const { name, outcome, detail } of results) {
+  console.log(`${outcome.padEnd(7)} ${name}: ${detail}`);
+}
+const failed = results.filter((r) => r.outcome === 'FAIL');
+if (failed.length > 0) {
+  console.error(`\n${failed.length} package check(s) failed`);
+  process.exitCode = 1;
 }

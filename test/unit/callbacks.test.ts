@@ -275,7 +275,12 @@ describe('parseCallback()', () => {
   it('reads MTN bodies and maps standard-style states', () => {
     expect(
       parseCallback({ status: 'FAILED', reason: 'APPROVAL_REJECTED', amount: 5, extra: 1 }),
-    ).toEqual({ status: 'FAILED', reason: { code: 'APPROVAL_REJECTED' }, amount: '5', extra: 1 });
+    ).toEqual({
+      status: 'FAILED',
+      reason: { code: 'APPROVAL_REJECTED' },
+      amount: '5',
+      unknownFields: { extra: 1 },
+    });
     expect(parseCallback('{"serverCorrelationId":"abc","status":"completed"}')).toEqual({
       serverCorrelationId: 'abc',
       referenceId: 'abc',

@@ -20,6 +20,7 @@ import {
 const service = useFakeService();
 const basic = Buffer.from(`${SECRETS.apiUserId}:${SECRETS.apiKey}`).toString('base64');
 
+/** Every way an object gets printed. Secrets echoed through headers: secrets-echoed.test.ts. */
 function renderings(value: unknown): string {
   return [
     String(value),

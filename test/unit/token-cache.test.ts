@@ -57,6 +57,15 @@ describe('access tokens', () => {
     expect(token.expiresIn).toBeGreaterThan(3590);
   });
 
+  it('encodes a non-ASCII API key as the UTF-8 bytes of id:key in Basic', async () => {
+    service.server.use(tokenHandler());
+    const key = 'clé-Ключ-鍵-🔑-0123';
+    await makeClient({ apiUser: { id: 'user-ü', key } }).disbursement.getAccessToken();
+    const sent = service.seen[0]?.headers.authorization?.replace(/^Basic /, '') ?? '';
+    const decoded = new TextDecoder().decode(Uint8Array.from(atob(sent), (c) => c.charCodeAt(0)));
+    expect(decoded).toBe(`user-ü:${key}`);
+  });
+
   it('replays a call refused with 401 once, with a new token', async () => {
     let calls = 0;
     service.server.use(

@@ -45,8 +45,9 @@ describe('wait()', () => {
       status: 'SUCCESSFUL',
       amount: '100',
       financialTransactionId: '42',
-      extra: 'kept',
+      unknownFields: { extra: 'kept' },
     });
+    expect(result).not.toHaveProperty('extra');
     // onStatus reports each change of status, the final one included, not every lookup.
     expect(statuses).toEqual(['PENDING', 'SUCCESSFUL']);
   });

@@ -7,7 +7,7 @@ import type { Command } from '../command';
 import { CONNECTION_FLAGS, CONNECTION_HELP, clientFromEnv, productArg } from '../env';
 import { ExitCode, printJson, UsageError } from '../output';
 
-type Result = StatusLike & Record<string, unknown>;
+type Result = StatusLike;
 interface Kind {
   get(momo: MomoClient, id: string): Promise<Result>;
   wait(momo: MomoClient, id: string, options: WaitOptions<Result>): Promise<Result>;
@@ -116,7 +116,7 @@ function describe(what: string, result: Result): string {
   const lines = [`${what}: ${result.status}${reason}`];
   const fields = ['amount', 'currency', 'financialTransactionId', 'externalId'] as const;
   for (const field of fields) {
-    const value = result[field];
+    const value = (result as unknown as Partial<Record<string, unknown>>)[field];
     if (typeof value === 'string' || typeof value === 'number') {
       lines.push(`  ${field.padEnd(24)}${value}`);
     }

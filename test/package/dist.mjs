@@ -1,0 +1,64 @@
+/**
+ * What the built files may import. The client's dependencies are bundled in (they are
+ * ESM-only, and a CommonJS consumer under Jest could not require them), so the entries
+ * import only Node built-ins; ./testing also imports the client by the package's name
+ * and msw (on demand); the declarations import nothing a consumer may lack; and no zod
+ * locale is bundled.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ALLOWED = {
+  'index.js': [],
+  'index.cjs': [],
+  'testing.js': ['momo-partner-sdk', 'msw'],
+  'testing.cjs': ['momo-partner-sdk', 'msw'],
+  'index.d.ts': [],
+  'index.d.cts': [],
+  'testing.d.ts': ['momo-partner-sdk', 'msw'],
+  'testing.d.cts': ['momo-partner-sdk', 'msw'],
+};
+
+/** Node built-ins, with or without `node:` (tsup strips it in the CommonJS build). */
+const BUILTIN = /^(node:)?(http|https|module|net|url|util|stream|events|zlib|tls|dns|buffer)$/;
+
+const BARE = `["']([\\w@][\\w@/.:-]*)["']`;
+const SPECIFIERS = [
+  new RegExp(`\\bfrom\\s*${BARE}`, 'g'),
+  new RegExp(`\\bimport\\s*${BARE}`, 'g'),
+  new RegExp(`\\brequire\\(\\s*${BARE}\\s*\\)`, 'g'),
+  new RegExp(`\\bimport\\(\\s*${BARE}\\s*\\)`, 'g'),
+];
+
+/**
+ * Default messages of three zod locales (German, Spanish, English): none may be bundled.
+ * The SDK words its own messages (schemas/validate.ts) and loads no zod locale.
+ */
+const LOCALE_MARKERS = ['Ungültige Eingabe', 'Entrada inválida', 'Invalid input: expected'];
+
+export function checkDistImports(root) {
+  const found = [];
+  for (const [file, allowed] of Object.entries(ALLOWED)) {
+    const text = readFileSync(join(root, 'dist', file), 'utf8');
+    const locale = LOCALE_MARKERS.find((marker) => text.includes(marker));
+    if (locale) throw new Error(`dist/${file} contains zod locale text ("${locale}")`);
+    const specifiers = new Set(SPECIFIERS.flatMap((re) => [...text.matchAll(re)].map((m) => m[1])));
+    const stray = [...specifiers].filter((s) => !allowed.includes(s) && !BUILTIN.test(s));
+    if (stray.length > 0) {
+      throw new Error(
+        `dist/${file} imports ${stray.join(', ')}: bundle it (tsup noExternal) or make it a dependency on purpose`,
+      );
+    }
+    found.push(`${file}: ${[...specifiers].join(', ') || 'nothing'}`);
+  }
+  return found.join('; ');
+}
+
+/** Only dist/, README, CHANGELOG, LICENSE and package.json are published. */
+export function checkPackedFiles(pack) {
+  const stray = pack.files
+    .map((f) => f.path)
+    .filter((p) => !/^(dist\/|README\.md$|CHANGELOG\.md$|package\.json$|LICENSE$)/.test(p));
+  if (stray.length > 0) throw new Error(`files that should not ship: ${stray.join(', ')}`);
+  return `${pack.files.length} files, ${(pack.size / 1024).toFixed(1)} KiB packed`;
+}

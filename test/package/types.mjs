@@ -1,0 +1,78 @@
+/**
+ * Type checks of the packed declarations, as a partner's compiler sees them:
+ * `moduleResolution: node` (the old resolver, which reads `typesVersions`, not
+ * `exports`) and `nodenext`, both with exactOptionalPropertyTypes and without
+ * skipLibCheck; and the README's configuration and first-payment samples, verbatim.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const consumerSource = `import { MomoClient, type TransactionResult } from 'momo-partner-sdk';
+import { createSimulator, type Simulator } from 'momo-partner-sdk/testing';
+
+const sim: Simulator = createSimulator();
+const momo: MomoClient = sim.client();
+export const handlers = sim.handlers;
+export async function deposit(): Promise<TransactionResult['status']> {
+  const payee = { partyIdType: 'MSISDN', partyId: '46733123999' } as const;
+  const result = await momo.disbursement.deposit({ amount: '1', currency: 'EUR', payee }).wait();
+  return result.status;
+}
+`;
+
+const COMMON = {
+  target: 'ES2022',
+  lib: ['ES2023', 'DOM'],
+  strict: true,
+  exactOptionalPropertyTypes: true,
+  noUncheckedIndexedAccess: true,
+  skipLibCheck: false,
+  noEmit: true,
+  types: ['node'],
+};
+
+/** The first ```ts block under a `## heading` of README.md, verbatim. */
+export function readmeSample(root, heading) {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const start = readme.indexOf(`\n## ${heading}\n`);
+  const block = start < 0 ? null : /```ts\n([\s\S]*?)```/.exec(readme.slice(start));
+  if (!block) throw new Error(`README.md has no \`\`\`ts block under "## ${heading}"`);
+  return block[1];
+}
+
+/** Writes the sources and configs into a consumer that has the package; [label, run] pairs. */
+export function typeChecks(root, dir) {
+  mkdirSync(join(dir, 'node_modules', '@types'), { recursive: true });
+  // A Node partner has @types/node; msw types are what `sim.handlers` is typed with.
+  symlinkSync(join(root, 'node_modules/@types/node'), join(dir, 'node_modules/@types/node'), 'dir');
+  symlinkSync(join(root, 'node_modules/msw'), join(dir, 'node_modules/msw'), 'dir');
+  writeFileSync(join(dir, 'consumer.ts'), consumerSource);
+  writeFileSync(join(dir, 'consumer.mts'), consumerSource);
+  writeFileSync(join(dir, 'readme-configuration.ts'), readmeSample(root, 'Configuration'));
+  // Top-level await: an ES module, compiled under nodenext only.
+  writeFileSync(join(dir, 'readme-first-payment.mts'), readmeSample(root, 'First payment'));
+  const configs = {
+    'tsconfig.node10.json': {
+      compilerOptions: { ...COMMON, module: 'commonjs', moduleResolution: 'node' },
+      files: ['consumer.ts', 'readme-configuration.ts'],
+    },
+    'tsconfig.nodenext.json': {
+      compilerOptions: { ...COMMON, module: 'nodenext', moduleResolution: 'nodenext' },
+      files: ['consumer.ts', 'consumer.mts', 'readme-configuration.ts', 'readme-first-payment.mts'],
+    },
+  };
+  const tsc = join(root, 'node_modules/typescript/bin/tsc');
+  return Object.entries(configs).map(([file, config]) => {
+    writeFileSync(join(dir, file), JSON.stringify(config, null, 2));
+    const label = `TypeScript, ${config.compilerOptions.moduleResolution} resolution`;
+    return [
+      label,
+      () => {
+        execFileSync(process.execPath, [tsc, '-p', file], { cwd: dir, stdio: 'pipe' });
+        const samples = config.files.filter((f) => f.startsWith('readme-')).join(', ');
+        return `both entries and ${samples}, exactOptionalPropertyTypes`;
+      },
+    ];
+  });
+}

@@ -1,0 +1,114 @@
+import type {
+  AccountStatus,
+  AuthorizeInput,
+  Balance,
+  BasicUserInfo,
+  CallbackEvent,
+  CashTransferBody,
+  CashTransferResult,
+  ConfirmedCallback,
+  ConsentPaymentBody,
+  Heartbeat,
+  Reason,
+  RefundBody,
+  RequestToPayBody,
+  ResultParty,
+  StandardDisbursementAccepted,
+  StandardDisbursementBody,
+  TransactionResult,
+  TransactionStatus,
+  TransferBody,
+  UnknownFields,
+  UserInfo,
+  VoucherOtp,
+  VoucherRedeemBody,
+} from 'momo-partner-sdk';
+import { MomoClient } from 'momo-partner-sdk';
+import { describe, expectTypeOf, it } from 'vitest';
+import type * as z from 'zod/mini';
+import type * as collection from '../../src/schemas/collection';
+import type * as consent from '../../src/schemas/consent';
+import type * as remittance from '../../src/schemas/remittance';
+import type * as standard from '../../src/schemas/standard';
+import type * as tolerant from '../../src/schemas/tolerant';
+import type * as transactions from '../../src/schemas/transactions';
+
+const momo = new MomoClient({ baseUrl: 'https://x.test', targetEnvironment: 'sandbox' });
+const payee = { partyIdType: 'MSISDN', partyId: '46733123999' } as const;
+
+describe('result types are precise', () => {
+  it('status is the documented union, final results narrow it', async () => {
+    expectTypeOf<TransactionResult['status']>().toEqualTypeOf<
+      'PENDING' | 'SUCCESSFUL' | 'FAILED'
+    >();
+    expectTypeOf<TransactionStatus>().toEqualTypeOf<TransactionResult['status']>();
+    expectTypeOf<CallbackEvent['status']>().toEqualTypeOf<TransactionStatus>();
+    expectTypeOf<ConfirmedCallback['status']>().toEqualTypeOf<TransactionStatus>();
+    const final = await momo.disbursement.deposit({ amount: '1', currency: 'EUR', payee }).wait();
+    expectTypeOf(final.status).toEqualTypeOf<'SUCCESSFUL' | 'FAILED'>();
+    // @ts-expect-error 'SUCESSFUL' is not a status: a typo in a comparison does not compile
+    if (final.status === 'SUCESSFUL') return;
+  });
+
+  it('a typo in a field name does not compile: no index signature on results', async () => {
+    const result = await momo.disbursement.getDeposit('id');
+    expectTypeOf(result.financialTransactionId).toEqualTypeOf<string | undefined>();
+    // @ts-expect-error finacialTransactionId is a typo of financialTransactionId
+    void result.finacialTransactionId;
+    // @ts-expect-error unknown fields live under unknownFields, not on the result
+    void result.someNewField;
+    expectTypeOf(result.unknownFields).toEqualTypeOf<UnknownFields | undefined>();
+    expectTypeOf(result.payee).toEqualTypeOf<ResultParty | undefined>();
+    expectTypeOf<ResultParty['partyIdType']>().toEqualTypeOf<
+      'MSISDN' | 'EMAIL' | 'PARTY_CODE' | undefined
+    >();
+    expectTypeOf<Reason['code']>().toEqualTypeOf<string>();
+  });
+
+  it('documented value sets are unions', async () => {
+    const account = await momo.collection.getAccountStatus('msisdn', '46733123999');
+    expectTypeOf(account.accountStatus).toEqualTypeOf<'available' | 'unavailable'>();
+    // @ts-expect-error 'availabel' is not an account status
+    if (account.accountStatus === 'availabel') return;
+    expectTypeOf<StandardDisbursementAccepted['status']>().toEqualTypeOf<'pending'>();
+    expectTypeOf<StandardDisbursementAccepted['notificationMethod']>().toEqualTypeOf<
+      'callback' | 'polling'
+    >();
+  });
+});
+
+describe('public types are exactly what the schemas read and check', () => {
+  it('results', () => {
+    expectTypeOf<
+      z.output<typeof transactions.transactionResult>
+    >().toEqualTypeOf<TransactionResult>();
+    expectTypeOf<
+      z.output<typeof remittance.cashTransferResult>
+    >().toEqualTypeOf<CashTransferResult>();
+    expectTypeOf<z.output<typeof transactions.balance>>().toEqualTypeOf<Balance>();
+    expectTypeOf<z.output<typeof transactions.basicUserInfo>>().toEqualTypeOf<BasicUserInfo>();
+    expectTypeOf<z.output<typeof remittance.userInfo>>().toEqualTypeOf<UserInfo>();
+    expectTypeOf<z.output<typeof collection.accountStatus>>().toEqualTypeOf<AccountStatus>();
+    expectTypeOf<z.output<typeof collection.heartbeat>>().toEqualTypeOf<Heartbeat>();
+    expectTypeOf<z.output<typeof collection.voucherOtp>>().toEqualTypeOf<VoucherOtp>();
+    expectTypeOf<z.output<typeof tolerant.resultParty>>().toEqualTypeOf<ResultParty>();
+    expectTypeOf<z.output<typeof tolerant.reason>>().toEqualTypeOf<Reason>();
+  });
+
+  it('bodies', () => {
+    expectTypeOf<z.output<typeof transactions.transferBody>>().toEqualTypeOf<TransferBody>();
+    expectTypeOf<z.output<typeof transactions.refundBody>>().toEqualTypeOf<RefundBody>();
+    expectTypeOf<
+      z.output<typeof transactions.consentPaymentBody>
+    >().toEqualTypeOf<ConsentPaymentBody>();
+    expectTypeOf<z.output<typeof collection.requestToPayBody>>().toEqualTypeOf<RequestToPayBody>();
+    expectTypeOf<
+      z.output<typeof collection.voucherRedeemBody>
+    >().toEqualTypeOf<VoucherRedeemBody>();
+    expectTypeOf<z.output<typeof remittance.cashTransferBody>>().toEqualTypeOf<CashTransferBody>();
+    expectTypeOf<
+      z.output<typeof standard.standardDisbursementBody>
+    >().toEqualTypeOf<StandardDisbursementBody>();
+    expectTypeOf<z.output<typeof consent.authorizeInput>>().toEqualTypeOf<AuthorizeInput>();
+  });
+});

@@ -1,0 +1,48 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+// The client runs wherever fetch does (browsers, workers, Deno, Bun): its code uses no
+// Node-only global and imports no Node module at run time. The simulator (src/testing)
+// and the CLI are Node tools and exempt, and so is the Node fast path (src/core/node-fetch),
+// which src/core/fast-path.ts loads only after checking that the runtime is Node. The package check runs the built entry with web
+// globals only; this names the offending line before a build.
+const NODE_ONLY = [
+  [/(?<![\w.])Buffer\b/, 'Buffer'],
+  [/(?<![\w.])process\b/, 'process'],
+  [/(?<![\w.])require\(/, 'require()'],
+  [/(?<![\w.])__dirname\b|(?<![\w.])__filename\b/, '__dirname/__filename'],
+  [/^import (?!type\b)[^;]*from 'node:/, 'a run-time node: import'],
+] as const;
+
+const NODE_TOOLS = [join('src', 'testing'), join('src', 'cli'), join('src', 'core', 'node-fetch')];
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return NODE_TOOLS.includes(path) ? [] : sources(path);
+    return entry.name.endsWith('.ts') && !entry.name.startsWith('cli') ? [path] : [];
+  });
+}
+
+/** Code without comments (line comments and JSDoc/blocks), line numbers kept. */
+function codeLines(text: string): string[] {
+  const withoutBlocks = text.replace(/\/\*[\s\S]*?\*\//g, (block) => block.replace(/[^\n]/g, ''));
+  return withoutBlocks.split('\n').map((line) => line.replace(/(^|\s)\/\/.*$/, ''));
+}
+
+describe('client code is web-standard', () => {
+  it('uses no Buffer, process, require or run-time node: import outside the simulator, the CLI and the Node fast path', () => {
+    const files = sources('src');
+    expect(files.length).toBeGreaterThan(30);
+    const found: string[] = [];
+    for (const file of files) {
+      codeLines(readFileSync(file, 'utf8')).forEach((line, index) => {
+        for (const [pattern, what] of NODE_ONLY) {
+          if (pattern.test(line)) found.push(`${file}:${index + 1} uses ${what}: ${line.trim()}`);
+        }
+      });
+    }
+    expect(found).toEqual([]);
+  });
+});
