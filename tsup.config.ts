@@ -8,22 +8,32 @@ import { defineConfig } from 'tsup';
  */
 const bundledDependencies = ['ky', 'uuid', 'zod', 'p-retry', 'is-network-error'];
 
+const library = {
+  format: ['esm', 'cjs'] as ('esm' | 'cjs')[],
+  dts: true,
+  target: 'node20',
+  sourcemap: false,
+  splitting: false,
+  treeshake: true,
+  noExternal: bundledDependencies,
+  // ./testing imports the client by the package's own name: one copy of it, one error
+  // tree. msw is the partner's own (an optional peer), loaded only by `sim.handlers`.
+  external: ['momo-partner-sdk', 'msw'],
+};
+
 export default defineConfig([
   {
-    entry: { index: 'src/index.ts', testing: 'src/testing/index.ts' },
-    format: ['esm', 'cjs'],
-    dts: true,
+    // The main entry imports no Node module at load time (web runtimes load it too), so
+    // no shims: they would add `import 'path'` and `import 'url'`.
+    entry: { index: 'src/index.ts' },
+    ...library,
     clean: true,
-    target: 'node20',
-    sourcemap: false,
-    splitting: false,
-    treeshake: true,
+  },
+  {
+    entry: { testing: 'src/testing/index.ts' },
+    ...library,
     // import.meta.url in the CommonJS build (./testing loads msw on demand from it).
     shims: true,
-    noExternal: bundledDependencies,
-    // ./testing imports the client by the package's own name: one copy of it, one error
-    // tree. msw is the partner's own (an optional peer), loaded only by `sim.handlers`.
-    external: ['momo-partner-sdk', 'msw'],
   },
   {
     entry: { cli: 'src/cli/index.ts' },

@@ -32,3 +32,12 @@ export class ClientContext {
     return `ClientContext { baseUrl: '${this.config.baseUrl}', targetEnvironment: '${this.config.targetEnvironment}' }`;
   }
 }
+
+/**
+ * The context a product was handed by MomoClient, or a new one from `options` (a
+ * standalone product). The argument is typed `unknown` in the public constructors so
+ * that no internal type reaches the published declarations.
+ */
+export function sharedContext(options: MomoClientOptions, context: unknown): ClientContext {
+  return context instanceof ClientContext ? context : new ClientContext(options);
+}

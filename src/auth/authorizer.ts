@@ -1,4 +1,3 @@
-import type * as z from 'zod/mini';
 import type { Authorizer, CallInput, CallResult } from '../core/call';
 import type { Config, Credentials } from '../core/config';
 import { defineOperation, type Operation } from '../core/operation';
@@ -25,7 +24,12 @@ const tokenOperations = {
   remittance: tokenOperation('remittance'),
 };
 
-type TokenResponse = z.infer<typeof accessTokenResponse>;
+/** The token answer as the schema reads it (stated here, so no zod type reaches the d.ts). */
+interface TokenResponse {
+  access_token: string;
+  token_type?: string | undefined;
+  expires_in?: number | undefined;
+}
 type SendTokenRequest = (op: Operation<never, TokenResponse>) => Promise<CallResult<TokenResponse>>;
 /**
  * Base64 of the UTF-8 bytes of `text`, with web APIs only (no Buffer): the client runs

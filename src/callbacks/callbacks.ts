@@ -1,4 +1,4 @@
-import { ClientContext } from '../context';
+import { type ClientContext, sharedContext } from '../context';
 import type { MomoClientOptions } from '../core/options';
 import {
   type CallbackHandler,
@@ -10,9 +10,9 @@ import {
 export class Callbacks {
   readonly #ctx: ClientContext;
 
-  /** `context` is internal: MomoClient passes the one its products share. */
-  constructor(options: MomoClientOptions, context?: ClientContext) {
-    this.#ctx = context ?? new ClientContext(options);
+  /** `context` is internal: MomoClient passes the context its products share. */
+  constructor(options: MomoClientOptions, context?: unknown) {
+    this.#ctx = sharedContext(options, context);
   }
 
   /**

@@ -1,5 +1,4 @@
 import type { AccessToken } from '../auth/access-token';
-import type { ClientContext } from '../context';
 import { defineOperation } from '../core/operation';
 import type { OperationPromise } from '../core/operation-promise';
 import type { MomoClientOptions, RequestOptions } from '../core/options';
@@ -131,8 +130,8 @@ export interface DeliveryNotificationOptions extends RequestOptions {
 export class Collection {
   readonly #api: ProductApi;
 
-  /** `context` is internal: MomoClient passes the one its products share. */
-  constructor(options: MomoClientOptions, context?: ClientContext) {
+  /** `context` is internal: MomoClient passes the context its products share. */
+  constructor(options: MomoClientOptions, context?: unknown) {
     this.#api = ProductApi.of(options, context);
   }
 

@@ -1,6 +1,5 @@
 import { type ConsentRequest, consentError, consentRequest } from '../auth/consent-request';
 import { ConsentToken } from '../auth/consent-token';
-import type { ClientContext } from '../context';
 import { defineOperation } from '../core/operation';
 import type { MomoClientOptions, RequestOptions } from '../core/options';
 import { checkCallbackUrl } from '../core/url';
@@ -46,8 +45,8 @@ const op = {
 export class Consent {
   readonly #api: ProductApi;
 
-  /** `context` is internal: MomoClient passes the one its products share. */
-  constructor(options: MomoClientOptions, context?: ClientContext) {
+  /** `context` is internal: MomoClient passes the context its products share. */
+  constructor(options: MomoClientOptions, context?: unknown) {
     this.#api = ProductApi.of(options, context);
   }
 

@@ -1,6 +1,5 @@
 import type { AccessToken } from '../auth/access-token';
 import type { ConsentRequestOptions } from '../auth/consent-token';
-import type { ClientContext } from '../context';
 import { defineOperation } from '../core/operation';
 import type { OperationPromise } from '../core/operation-promise';
 import type { MomoClientOptions, RequestOptions } from '../core/options';
@@ -106,8 +105,8 @@ type Result = TransactionResult;
 export class Disbursement {
   readonly #api: ProductApi;
 
-  /** `context` is internal: MomoClient passes the one its products share. */
-  constructor(options: MomoClientOptions, context?: ClientContext) {
+  /** `context` is internal: MomoClient passes the context its products share. */
+  constructor(options: MomoClientOptions, context?: unknown) {
     this.#api = ProductApi.of(options, context);
   }
 

@@ -1,5 +1,5 @@
 import { AccessToken } from '../auth/access-token';
-import { ClientContext } from '../context';
+import { type ClientContext, sharedContext } from '../context';
 import type { CallInput, CallResult } from '../core/call';
 import type { Operation } from '../core/operation';
 import {
@@ -33,8 +33,8 @@ export class ProductApi {
   }
 
   /** The verbs over a client's shared context, or over a new one built from `options`. */
-  static of(options: MomoClientOptions, context: ClientContext | undefined): ProductApi {
-    return new ProductApi(context ?? new ClientContext(options));
+  static of(options: MomoClientOptions, context: unknown): ProductApi {
+    return new ProductApi(sharedContext(options, context));
   }
 
   /** What the client shares: config, poller (consent waits, scrubbing). */

