@@ -2,7 +2,7 @@ import { defineConfig } from 'tsup';
 
 export default defineConfig([
   {
-    entry: { index: 'src/index.ts', testing: 'src/testing/index.ts' },
+    entry: { index: 'src/index.ts', testing: 'src/testing/index.ts', redis: 'src/redis/index.ts' },
     format: ['esm', 'cjs'],
     dts: true,
     clean: true,
@@ -10,8 +10,9 @@ export default defineConfig([
     sourcemap: false,
     splitting: false,
     treeshake: true,
-    // ./testing imports the client by the package's own name: one copy of it, one error tree.
-    external: ['momo-partner-sdk'],
+    // ./testing and ./redis import the client by the package's own name: one copy of it,
+    // one error tree. Redis clients are the partner's own (optional peers), never bundled.
+    external: ['momo-partner-sdk', 'redis', 'ioredis'],
   },
   {
     entry: { cli: 'src/cli.ts' },

@@ -1,7 +1,7 @@
 export { AccessToken } from './auth/access-token';
 export type { ConsentRequest, ConsentWaitOptions } from './auth/consent-request';
 export { ConsentToken, type ConsentTokenInit } from './auth/consent-token';
-export type { StoredToken, TokenStore } from './auth/token-cache';
+export type { ReleaseLock, StoredToken, TokenStore } from './auth/token-cache';
 export { Callbacks } from './callbacks/callbacks';
 export type {
   CallbackHandler,
@@ -33,6 +33,17 @@ export { Consent } from './products/consent';
 export { Disbursement } from './products/disbursement';
 export type { Submitted } from './products/product-api';
 export { Remittance } from './products/remittance';
+// scale-out (the Redis parts are in momo-partner-sdk/redis)
+export type { CallbackBus, CallbackBusEvent } from './scale-out/callback-bus';
+export type { ClientJournal, ResumeOptions, ResumeOutcome } from './scale-out/client-journal';
+export {
+  InMemoryJournal,
+  type InMemoryJournalOptions,
+  type Journal,
+  type JournalEntry,
+  type JournalOutcome,
+  type JournalRecord,
+} from './scale-out/journal';
 export type {
   AccountIdentifierType,
   AccountStatus,

@@ -2,6 +2,7 @@ import type { Config, Credentials } from '../core/config';
 import { defineOperation, type Operation } from '../core/operation';
 import type { ProductName } from '../core/options';
 import type { Authorizer, CallInput, Transport } from '../core/transport';
+import { sharedStateHealth } from '../scale-out/health';
 import { accessTokenResponse } from '../schemas/token';
 import { consentAccessToken } from './consent-token';
 import { type StoredToken, TokenCache } from './token-cache';
@@ -39,7 +40,7 @@ export class ApiUserAuthorizer implements Authorizer {
 
   constructor(config: Config) {
     this.#config = config;
-    this.#cache = new TokenCache(config.tokenStore);
+    this.#cache = new TokenCache(config.tokenStore, sharedStateHealth(config).of('token store'));
   }
 
   /** The transport that token requests go through (set once, right after construction). */

@@ -1,6 +1,9 @@
 import { ApiUserAuthorizer } from '../auth/authorizer';
 import { OperationRegistry } from '../callbacks/registry';
 import { Poller } from '../polling/poller';
+import { CallbackFanOut } from '../scale-out/callback-bus';
+import { sharedStateHealth } from '../scale-out/health';
+import { JournalKeeper } from '../scale-out/journal-keeper';
 import { type Config, resolveConfig } from './config';
 import type { MomoClientOptions } from './options';
 import { Transport } from './transport';
@@ -13,6 +16,10 @@ export class ClientContext {
   readonly poller: Poller;
   /** Operations created or awaited here, for the callback handler to confirm. */
   readonly operations = new OperationRegistry();
+  /** Operations in flight (scale-out). */
+  readonly journal: JournalKeeper;
+  /** Confirmed callback results to and from other instances (scale-out). */
+  readonly callbackBus: CallbackFanOut;
 
   constructor(options: MomoClientOptions) {
     this.config = resolveConfig(options);
@@ -20,6 +27,13 @@ export class ClientContext {
     this.transport = new Transport(this.config, this.auth);
     this.auth.attach(this.transport);
     this.poller = new Poller(this.config.polling);
+    const health = sharedStateHealth(this.config);
+    this.journal = new JournalKeeper(options.journal, health.of('journal'));
+    this.callbackBus = new CallbackFanOut(
+      options.callbackBus,
+      this.poller,
+      health.of('callback bus'),
+    );
   }
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {

@@ -1,5 +1,7 @@
 import type { ConsentToken } from '../auth/consent-token';
 import type { StoredToken, TokenStore } from '../auth/token-cache';
+import type { CallbackBus } from '../scale-out/callback-bus';
+import type { Journal } from '../scale-out/journal';
 
 export type ProductName = 'disbursement' | 'collection' | 'remittance';
 
@@ -57,6 +59,11 @@ export interface MomoClientOptions {
   logger?: Logger;
   /** Share access tokens across processes. */
   tokenStore?: TokenStore;
+  // --- scale-out (momo-partner-sdk/redis) ---
+  /** Carries confirmed callback results to every instance's waits. */
+  callbackBus?: CallbackBus;
+  /** Records creating calls before they are sent; default in memory. */
+  journal?: Journal;
 }
 
 /** The last, optional argument of every method. */
