@@ -33,11 +33,15 @@ export class RedisUnavailableError extends Error {
 }
 
 type NodeSubscriber = {
+  isReady: boolean;
   on(event: 'error', listener: (error: Error) => void): unknown;
   connect(): Promise<unknown>;
   subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
+  /** v5: graceful `close`, immediate `destroy`; v4: graceful `quit`, immediate `disconnect`. */
   close?(): Promise<unknown>;
+  destroy?(): void;
   quit(): Promise<unknown>;
+  disconnect(): Promise<unknown>;
 };
 type IoSubscriber = {
   status: string;
@@ -46,6 +50,7 @@ type IoSubscriber = {
   connect(): Promise<unknown>;
   subscribe(channel: string): Promise<unknown>;
   quit(): Promise<unknown>;
+  disconnect(): void;
 };
 
 /**
@@ -110,7 +115,12 @@ export class RedisConnection {
       subscriber.on('error', () => {});
       await subscriber.connect();
       await subscriber.subscribe(channel, onMessage);
-      return () => (subscriber.close ? subscriber.close() : subscriber.quit()).then(() => {});
+      return async () => {
+        // Graceful while connected; at once otherwise (a graceful close would wait for Redis).
+        if (!subscriber.isReady)
+          await (subscriber.destroy ? subscriber.destroy() : subscriber.disconnect());
+        else await (subscriber.close ? subscriber.close() : subscriber.quit());
+      };
     }
     const subscriber = duplicate as IoSubscriber;
     subscriber.on('error', () => {});
@@ -119,7 +129,10 @@ export class RedisConnection {
     });
     if (subscriber.status === 'wait') await subscriber.connect(); // lazyConnect clients
     await subscriber.subscribe(channel);
-    return () => subscriber.quit().then(() => {});
+    return async () => {
+      if (subscriber.status === 'ready') await subscriber.quit();
+      else subscriber.disconnect();
+    };
   }
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {

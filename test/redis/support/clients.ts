@@ -21,7 +21,11 @@ export async function connectClient(library: Library, url: string): Promise<Conn
       client.once('ready', resolve);
       client.once('end', () => reject(new Error('ioredis could not connect')));
     });
-    return { client, close: () => client.quit().then(() => {}) };
+    const close = async () => {
+      if (client.status === 'ready') await client.quit();
+      else client.disconnect(); // Redis gone: do not wait for it
+    };
+    return { client, close };
   }
   const socket = { reconnectStrategy: (retries: number) => Math.min(retries * 50, 500) };
   if (library === 'node-redis') {
@@ -36,6 +40,12 @@ export async function connectClient(library: Library, url: string): Promise<Conn
   return { client, close: () => quit(client) };
 }
 
-async function quit(client: { isOpen: boolean; quit(): Promise<unknown> }): Promise<void> {
-  if (client.isOpen) await client.quit();
+async function quit(client: {
+  isOpen: boolean;
+  isReady: boolean;
+  quit(): Promise<unknown>;
+  disconnect(): Promise<unknown>;
+}): Promise<void> {
+  if (client.isReady) await client.quit();
+  else if (client.isOpen) await client.disconnect(); // Redis gone: do not wait for it
 }
