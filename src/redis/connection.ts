@@ -69,8 +69,12 @@ export class RedisConnection {
     this.#client = client;
     this.prefix = options.prefix ?? 'momo:';
     this.#timeoutMs = options.commandTimeoutMs ?? 1_000;
-    // A lost connection must never crash the process through an unhandled 'error' event.
-    client.on('error', () => {});
+    // A lost connection must never crash the process through an unhandled 'error' event
+    // (once per client, however many stores share it).
+    if (!guarded.has(client)) {
+      guarded.add(client);
+      client.on('error', () => {});
+    }
   }
 
   get kind(): 'node-redis' | 'ioredis' {
@@ -139,6 +143,8 @@ export class RedisConnection {
     return `RedisConnection { kind: '${this.#kind}', prefix: '${this.prefix}' }`;
   }
 }
+
+const guarded = new WeakSet<object>();
 
 /** A Lua script and its SHA1, as EVALSHA wants it. */
 export interface LuaScript {

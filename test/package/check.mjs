@@ -30,12 +30,21 @@ try {
     const info = await momo.remittance.getUserInfo({ consent });
     if (info.sub !== '46733123999') throw new Error('user info with consent not read');
   `;
+  // ./redis loads without any Redis client installed, and shares the main entry's errors.
+  const redisEntry = `
+    if (typeof createRedisState !== 'function') throw new Error('no createRedisState');
+    let refused;
+    try { new RedisTokenStore({}); } catch (e) { refused = e; }
+    if (!(refused instanceof ValidationError) || refused.field !== 'client') throw new Error('./redis has its own error tree');
+  `;
   writeFileSync(
     join(scratch, 'esm.mjs'),
     `import { MomoClient, ValidationError, isValidationError } from 'momo-partner-sdk';
      import { createSimulator } from 'momo-partner-sdk/testing';
      import * as sdk from 'momo-partner-sdk';
+     import { RedisTokenStore, createRedisState } from 'momo-partner-sdk/redis';
      if (typeof MomoClient !== 'function') throw new Error('no MomoClient');
+     ${redisEntry}
      // Error names survive bundling: guards and messages rely on them.
      for (const [name, value] of Object.entries(sdk)) {
        if (/^[A-Z]\\w*Error$/.test(name) && value.name !== name) throw new Error(name + ' is called ' + value.name);
@@ -47,7 +56,9 @@ try {
     join(scratch, 'cjs.cjs'),
     `const { MomoClient, ValidationError, isValidationError } = require('momo-partner-sdk');
      const { createSimulator } = require('momo-partner-sdk/testing');
+     const { RedisTokenStore, createRedisState } = require('momo-partner-sdk/redis');
      if (typeof MomoClient !== 'function') throw new Error('no MomoClient');
+     ${redisEntry}
      (async () => { ${journey} console.log('cjs ok'); })().catch((e) => { console.error(e); process.exit(1); });`,
   );
   for (const file of ['esm.mjs', 'cjs.cjs']) {
