@@ -6,7 +6,7 @@ import {
   isValidationError,
   type JournalRecord,
 } from 'momo-partner-sdk';
-import { createSimulator, type Simulator } from 'momo-partner-sdk/testing';
+import { createSimulator } from 'momo-partner-sdk/testing';
 import { v4 as uuidv4 } from 'uuid';
 import { describe, expect, it } from 'vitest';
 

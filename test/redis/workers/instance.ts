@@ -105,10 +105,8 @@ const handlers: Record<string, (input: never) => Promise<unknown>> = {
   },
 
   async redisReady() {
-    return (
-      (redis?.client as { isReady?: boolean; status?: string }).isReady ??
-      (redis?.client as { status?: string }).status === 'ready'
-    );
+    const client = redis?.client as { isReady?: boolean; status?: string } | undefined;
+    return client?.isReady ?? client?.status === 'ready';
   },
 
   async pending() {
