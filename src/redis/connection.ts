@@ -119,12 +119,11 @@ export class RedisConnection {
       subscriber.on('error', () => {});
       await subscriber.connect();
       await subscriber.subscribe(channel, onMessage);
-      return async () => {
-        // Graceful while connected; at once otherwise (a graceful close would wait for Redis).
-        if (!subscriber.isReady)
-          await (subscriber.destroy ? subscriber.destroy() : subscriber.disconnect());
-        else await (subscriber.close ? subscriber.close() : subscriber.quit());
+      const force = async () => {
+        await (subscriber.destroy ? subscriber.destroy() : subscriber.disconnect());
       };
+      const graceful = () => (subscriber.close ? subscriber.close() : subscriber.quit());
+      return () => this.#close(subscriber.isReady, graceful, force);
     }
     const subscriber = duplicate as IoSubscriber;
     subscriber.on('error', () => {});
@@ -133,10 +132,21 @@ export class RedisConnection {
     });
     if (subscriber.status === 'wait') await subscriber.connect(); // lazyConnect clients
     await subscriber.subscribe(channel);
-    return async () => {
-      if (subscriber.status === 'ready') await subscriber.quit();
-      else subscriber.disconnect();
-    };
+    const force = async () => subscriber.disconnect();
+    return () => this.#close(subscriber.status === 'ready', () => subscriber.quit(), force);
+  }
+
+  /**
+   * Closes gracefully while connected, at once otherwise; a graceful close that Redis
+   * does not answer in time (it went away unnoticed) is forced: shutdown never hangs.
+   */
+  async #close(ready: boolean, graceful: () => Promise<unknown>, force: () => Promise<void>) {
+    if (!ready) return force();
+    try {
+      await withTimeout(graceful(), this.#timeoutMs);
+    } catch {
+      await force();
+    }
   }
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {

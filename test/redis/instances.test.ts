@@ -219,6 +219,7 @@ describeWithRedis('many instances on one Redis (real processes, real redis-serve
         } finally {
           await reader.close();
         }
+        await instance.close(); // before its Redis goes away for good
       } finally {
         await own.dispose();
       }

@@ -22,8 +22,8 @@ export async function connectClient(library: Library, url: string): Promise<Conn
       client.once('end', () => reject(new Error('ioredis could not connect')));
     });
     const close = async () => {
-      if (client.status === 'ready') await client.quit();
-      else client.disconnect(); // Redis gone: do not wait for it
+      if (client.status === 'ready') await bounded(client.quit()).catch(() => {});
+      client.disconnect(); // Redis gone (noticed or not): do not wait for it
     };
     return { client, close };
   }
@@ -46,6 +46,15 @@ async function quit(client: {
   quit(): Promise<unknown>;
   disconnect(): Promise<unknown>;
 }): Promise<void> {
-  if (client.isReady) await client.quit();
-  else if (client.isOpen) await client.disconnect(); // Redis gone: do not wait for it
+  if (client.isReady) await bounded(client.quit()).catch(() => {});
+  if (client.isOpen) await client.disconnect(); // Redis gone (noticed or not): do not wait for it
+}
+
+/** Rejects if Redis does not answer a graceful close within a second. */
+function bounded(closing: Promise<unknown>): Promise<unknown> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error('no answer to QUIT')), 1_000);
+  });
+  return Promise.race([closing, late]).finally(() => clearTimeout(timer));
 }

@@ -78,11 +78,14 @@ export class Instance {
     });
   }
 
+  /** Asks the process to close its connections and exit; kills it if it has not within 5 s. */
   async close(): Promise<void> {
     if (this.#child.exitCode !== null || this.#child.signalCode !== null) return;
     const exited = new Promise((resolve) => this.#child.once('exit', resolve));
+    const overdue = setTimeout(() => this.#child.kill('SIGKILL'), 5_000);
     await this.call('close').catch(() => {});
     await exited;
+    clearTimeout(overdue);
   }
 }
 
