@@ -1,6 +1,7 @@
 import type { Poller } from '../polling/poller';
 import { type StatusLike, UUID_V4 } from '../schemas/common';
 import type { ComponentHealth } from './health';
+import { requireMethods } from './journal-keeper';
 
 /** A final result that a status lookup confirmed after a callback, shared with every instance. */
 export interface CallbackBusEvent {
@@ -35,6 +36,7 @@ export class CallbackFanOut {
   readonly #health: ComponentHealth;
 
   constructor(bus: CallbackBus | undefined, poller: Poller, health: ComponentHealth) {
+    requireMethods(bus, 'callbackBus', ['publish', 'subscribe']);
     this.#bus = bus;
     this.#health = health;
     if (bus) this.#listen(bus, poller, RETRY_FIRST_MS);

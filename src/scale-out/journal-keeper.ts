@@ -1,5 +1,5 @@
 import type { Operation } from '../core/operation';
-import { isApiError } from '../errors';
+import { isApiError, ValidationError } from '../errors';
 import type { ComponentHealth } from './health';
 import {
   InMemoryJournal,
@@ -26,6 +26,7 @@ export class JournalKeeper {
   #flushing: Promise<void> | undefined;
 
   constructor(journal: Journal | undefined, health: ComponentHealth) {
+    requireMethods(journal, 'journal', ['record', 'finish', 'get', 'pending']);
     this.journal = journal ?? new InMemoryJournal();
     // The default journal is in memory already: nothing to fall back to.
     this.#fallback = journal ? new InMemoryJournal() : undefined;
@@ -166,4 +167,15 @@ const MAX_RECENTLY_FINISHED = 1_000;
 function refusedOutright(error: unknown): boolean {
   if (!isApiError(error)) return false;
   return error.status >= 400 && error.status < 500 && error.status !== 409 && error.status !== 429;
+}
+
+/** A ValidationError naming the option when it lacks one of these methods. */
+export function requireMethods(value: unknown, option: string, methods: string[]): void {
+  if (value === undefined) return;
+  const missing = methods.filter(
+    (name) => typeof (value as Record<string, unknown> | null)?.[name] !== 'function',
+  );
+  if (missing.length > 0) {
+    throw new ValidationError([{ path: option, message: `must have ${missing.join(', ')}()` }]);
+  }
 }

@@ -184,6 +184,24 @@ describe('journal of operations in flight (default: in memory)', () => {
     expect(await momo.journal.pending()).toHaveLength(2);
   });
 
+  it('refuses a journal or a callback bus without their methods, naming the option', () => {
+    const sim = createSimulator();
+    for (const [option, value] of [
+      ['journal', { record() {} }],
+      ['callbackBus', 'redis://'],
+    ] as const) {
+      const error = (() => {
+        try {
+          sim.client({ [option]: value as never });
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(isValidationError(error)).toBe(true);
+      expect((error as { field: string }).field).toBe(option);
+    }
+  });
+
   it('refuses a bad concurrency, naming it', async () => {
     const error = await createSimulator()
       .client()
