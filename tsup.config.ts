@@ -16,8 +16,8 @@ const library = {
   splitting: false,
   treeshake: true,
   noExternal: bundledDependencies,
-  // ./testing imports the client by the package's own name: one copy of it, one error
-  // tree. msw is the partner's own (an optional peer), loaded only by `sim.handlers`.
+  // ./testing and ./redis import the client by the package's own name: one copy of it,
+  // one error tree. msw is the partner's own (an optional peer), loaded only by `sim.handlers`.
   external: ['momo-partner-sdk', 'msw'],
 };
 
@@ -28,6 +28,12 @@ export default defineConfig([
     entry: { index: 'src/index.ts' },
     ...library,
     clean: true,
+  },
+  {
+    // Redis clients are the partner's own (optional peers), never bundled.
+    entry: { redis: 'src/redis/index.ts' },
+    ...library,
+    external: ['momo-partner-sdk', 'redis', 'ioredis'],
   },
   {
     entry: { testing: 'src/testing/index.ts' },

@@ -7,6 +7,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^momo-partner-sdk\/testing$/, replacement: src('testing/index.ts') },
+      { find: /^momo-partner-sdk\/redis$/, replacement: src('redis/index.ts') },
       { find: /^momo-partner-sdk$/, replacement: src('index.ts') },
     ],
   },

@@ -5,6 +5,7 @@ import { Collection } from './products/collection';
 import { Consent } from './products/consent';
 import { Disbursement } from './products/disbursement';
 import { Remittance } from './products/remittance';
+import { ClientJournal } from './scale-out/client-journal';
 
 /**
  * The client: options checked once, one transport, one token cache and one poller
@@ -18,6 +19,7 @@ export class MomoClient {
   #remittance: Remittance | undefined;
   #consent: Consent | undefined;
   #callbacks: Callbacks | undefined;
+  #journal: ClientJournal | undefined;
 
   constructor(options: MomoClientOptions) {
     this.#context = new ClientContext(options);
@@ -49,6 +51,12 @@ export class MomoClient {
   get callbacks(): Callbacks {
     this.#callbacks ??= new Callbacks(this.#options, this.#context);
     return this.#callbacks;
+  }
+
+  /** Operations sent and never seen final: `pending()`, and `resume()` after a restart. */
+  get journal(): ClientJournal {
+    this.#journal ??= new ClientJournal(this.#context);
+    return this.#journal;
   }
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {

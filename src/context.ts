@@ -5,6 +5,9 @@ import { loadFastPath } from './core/fast-path';
 import type { MomoClientOptions } from './core/options';
 import { Transport } from './core/transport';
 import { Poller } from './polling/poller';
+import { CallbackFanOut } from './scale-out/callback-bus';
+import { sharedStateHealth } from './scale-out/health';
+import { JournalKeeper } from './scale-out/journal-keeper';
 
 /**
  * The composition root: what the products of one client share (options, transport,
@@ -18,6 +21,10 @@ export class ClientContext {
   readonly poller: Poller;
   /** Operations created or awaited here, for the callback handler to confirm. */
   readonly operations = new OperationRegistry();
+  /** Operations in flight (scale-out). */
+  readonly journal: JournalKeeper;
+  /** Confirmed callback results to and from other instances (scale-out). */
+  readonly callbackBus: CallbackFanOut;
 
   constructor(options: MomoClientOptions) {
     this.config = resolveConfig(options);
@@ -26,6 +33,13 @@ export class ClientContext {
     );
     this.transport = new Transport(this.config, this.auth, loadFastPath);
     this.poller = new Poller(this.config.polling);
+    const health = sharedStateHealth(this.config);
+    this.journal = new JournalKeeper(options.journal, health.of('journal'));
+    this.callbackBus = new CallbackFanOut(
+      options.callbackBus,
+      this.poller,
+      health.of('callback bus'),
+    );
   }
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {

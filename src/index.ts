@@ -5,7 +5,7 @@ export {
   ConsentToken,
   type ConsentTokenInit,
 } from './auth/consent-token';
-export type { StoredToken, TokenStore } from './auth/token-cache';
+export type { ReleaseLock, StoredToken, TokenStore } from './auth/token-cache';
 export { Callbacks } from './callbacks/callbacks';
 export type {
   CallbackHandler,
@@ -49,6 +49,17 @@ export {
   type SandboxOptions,
   type SandboxRequestOptions,
 } from './sandbox/sandbox';
+// scale-out (the Redis parts are in momo-partner-sdk/redis)
+export type { CallbackBus, CallbackBusEvent } from './scale-out/callback-bus';
+export type { ClientJournal, ResumeOptions, ResumeOutcome } from './scale-out/client-journal';
+export {
+  InMemoryJournal,
+  type InMemoryJournalOptions,
+  type Journal,
+  type JournalEntry,
+  type JournalOutcome,
+  type JournalRecord,
+} from './scale-out/journal';
 export type {
   AccountIdentifierType,
   AccountStatus,

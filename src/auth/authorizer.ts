@@ -2,6 +2,7 @@ import type { Authorizer, CallInput, CallResult } from '../core/call';
 import type { Config, Credentials } from '../core/config';
 import { defineOperation, type Operation } from '../core/operation';
 import type { ProductName, TokenStore } from '../core/options';
+import { sharedStateHealth } from '../scale-out/health';
 import { accessTokenResponse } from '../schemas/token';
 import { consentAccessToken } from './consent-token';
 import { type StoredToken, TokenCache } from './token-cache';
@@ -57,7 +58,7 @@ export class ApiUserAuthorizer implements Authorizer {
   /** `send` puts token requests through the client's transport (retries, limits, hooks). */
   constructor(config: Config, store: TokenStore | undefined, send: SendTokenRequest) {
     this.#config = config;
-    this.#cache = new TokenCache(store);
+    this.#cache = new TokenCache(store, sharedStateHealth(config).of('token store'));
     this.#send = send;
   }
 

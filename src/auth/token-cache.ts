@@ -1,6 +1,13 @@
-import type { StoredToken, TokenStore } from '../core/options';
+import type { ReleaseLock, StoredToken, TokenStore } from '../core/options';
+import { sleep } from '../core/time';
 
-export type { StoredToken, TokenStore };
+export type { ReleaseLock, StoredToken, TokenStore };
+
+/** Told when the store fails (the cache then works in-process) and when it answers again. */
+export interface StoreHealth {
+  failed(error: unknown): void;
+  ok(): void;
+}
 
 /** Refresh this long before expiry: a tenth of the lifetime, at most one minute. */
 export function refreshMarginMs(token: StoredToken): number {
@@ -11,17 +18,29 @@ export function isFresh(token: StoredToken | undefined, now: number): token is S
   return token !== undefined && token.expiresAt - refreshMarginMs(token) > now;
 }
 
+/** How long one process may hold the refresh lock; a dead holder's lock lapses after this. */
+export const REFRESH_LOCK_TTL_MS = 10_000;
+/** Waiters re-read the store at these growing intervals while another process refreshes. */
+const FIRST_POLL_MS = 10;
+const MAX_POLL_MS = 100;
+
+const quiet: StoreHealth = { failed: () => {}, ok: () => {} };
+
 /**
  * Tokens per key, kept for their real lifetime. Any number of concurrent callers of
- * a cold or expiring key share one request (single flight).
+ * a cold or expiring key share one request (single flight); with a store that locks,
+ * so do any number of processes. A failing store never fails a call: the cache goes
+ * on in-process and reports through `health`.
  */
 export class TokenCache {
   readonly #tokens = new Map<string, StoredToken>();
   readonly #inFlight = new Map<string, Promise<StoredToken>>();
   readonly #store: TokenStore | undefined;
+  readonly #health: StoreHealth;
 
-  constructor(store?: TokenStore) {
+  constructor(store?: TokenStore, health: StoreHealth = quiet) {
     this.#store = store;
+    this.#health = health;
   }
 
   get(
@@ -43,22 +62,84 @@ export class TokenCache {
   /** Drops a token the service refused, unless a newer one has replaced it already. */
   async invalidate(key: string, accessToken: string): Promise<void> {
     if (this.#tokens.get(key)?.accessToken === accessToken) this.#tokens.delete(key);
-    const stored = await this.#store?.get(key);
-    if (stored?.accessToken === accessToken) await this.#store?.delete(key);
+    const stored = await this.#read(key);
+    if (stored?.accessToken === accessToken) {
+      await this.#attempt(() => this.#store?.delete(key, accessToken));
+    }
   }
 
   async #load(key: string, fetchToken: () => Promise<StoredToken>, forceRefresh: boolean) {
-    if (!forceRefresh && this.#store) {
-      const shared = await this.#store.get(key);
-      if (isFresh(shared, Date.now())) {
-        this.#tokens.set(key, shared);
-        return shared;
-      }
+    if (!forceRefresh) {
+      const shared = await this.#read(key);
+      if (isFresh(shared, Date.now())) return this.#keep(key, shared);
     }
+    if (this.#store?.lock) return this.#loadLocked(key, fetchToken, forceRefresh);
+    return this.#fetchAndShare(key, fetchToken);
+  }
+
+  /**
+   * One process fetches while the others re-read the store until its token appears. A
+   * holder that dies leaves a lock that lapses after its TTL, and a waiter takes over.
+   * Bounded: after three lock lifetimes a waiter fetches on its own.
+   */
+  async #loadLocked(key: string, fetchToken: () => Promise<StoredToken>, forceRefresh: boolean) {
+    const giveUpAt = Date.now() + 3 * REFRESH_LOCK_TTL_MS;
+    let pollMs = FIRST_POLL_MS;
+    for (let waited = false; Date.now() < giveUpAt; waited = true) {
+      const lock = this.#store?.lock;
+      const release = await this.#attempt(() => lock?.call(this.#store, key, REFRESH_LOCK_TTL_MS));
+      if (release === 'failed') return this.#fetchAndShare(key, fetchToken);
+      if (release) {
+        try {
+          // Another process may have stored a token between our miss and our lock.
+          if (!forceRefresh || waited) {
+            const shared = await this.#read(key);
+            if (isFresh(shared, Date.now())) return this.#keep(key, shared);
+          }
+          return await this.#fetchAndShare(key, fetchToken);
+        } finally {
+          await release().catch(() => {}); // a lapsed lock needs no release
+        }
+      }
+      await sleep(pollMs);
+      pollMs = Math.min(MAX_POLL_MS, pollMs * 2);
+      const shared = await this.#read(key);
+      if (isFresh(shared, Date.now())) return this.#keep(key, shared);
+    }
+    return this.#fetchAndShare(key, fetchToken);
+  }
+
+  async #fetchAndShare(key: string, fetchToken: () => Promise<StoredToken>) {
     const token = await fetchToken();
-    this.#tokens.set(key, token);
-    await this.#store?.set(key, token);
+    this.#keep(key, token);
+    if (token.expiresAt > Date.now()) {
+      await this.#attempt(() => this.#store?.set(key, token));
+    }
     return token;
+  }
+
+  #keep(key: string, token: StoredToken): StoredToken {
+    this.#tokens.set(key, token);
+    return token;
+  }
+
+  /** A store read; a failing store reads as empty. */
+  async #read(key: string): Promise<StoredToken | undefined> {
+    const value = await this.#attempt(() => this.#store?.get(key));
+    return value === 'failed' ? undefined : value;
+  }
+
+  /** Runs a store call: its answer, or `'failed'` (reported once per outage by `health`). */
+  async #attempt<T>(call: () => Promise<T> | T): Promise<T | 'failed'> {
+    if (!this.#store) return call();
+    try {
+      const value = await call();
+      this.#health.ok();
+      return value;
+    } catch (error) {
+      this.#health.failed(error);
+      return 'failed';
+    }
   }
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {

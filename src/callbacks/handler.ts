@@ -1,5 +1,6 @@
 import type { ClientContext } from '../context';
 import { isNotFoundError } from '../errors';
+import { shareOutcome, trackedByJournal } from '../scale-out/callbacks';
 import { isFinal, type StatusLike, UUID_V4 } from '../schemas/common';
 import type { TransactionStatus } from '../schemas/tolerant';
 import { type CallbackEvent, parseCallback } from './parse';
@@ -80,7 +81,8 @@ export function createCallbackHandler(
       return answer(400, { error: 'the body and the URL name different reference ids' });
     }
 
-    const tracked = ctx.operations.get(referenceId);
+    // Not created or awaited here: the journal (shared across instances) may know it.
+    const tracked = ctx.operations.get(referenceId) ?? (await trackedByJournal(ctx, referenceId));
     const lookup =
       tracked?.lookup ??
       (!tracked && options.lookup ? () => options.lookup?.(referenceId) : undefined);
@@ -101,6 +103,7 @@ export function createCallbackHandler(
       }
       if (!result) return answer(404, { error: 'unknown reference id' });
       ctx.poller.wake(referenceId, result); // the truth, whatever the callback claimed
+      await shareOutcome(ctx, referenceId, result, event.status); // journal + other instances
       if (isFinal(event.status) && result.status !== event.status) {
         log('warn', 'callback contradicts the status lookup: not trusted', {
           ...context,
@@ -111,6 +114,7 @@ export function createCallbackHandler(
       }
     }
 
+    if (!lookup) await shareOutcome(ctx, referenceId, undefined, event.status);
     try {
       await options.onEvent?.({
         referenceId,

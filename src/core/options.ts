@@ -1,4 +1,6 @@
 import type { MomoError } from '../errors';
+import type { CallbackBus } from '../scale-out/callback-bus';
+import type { Journal } from '../scale-out/journal';
 
 export type ProductName = 'disbursement' | 'collection' | 'remittance';
 
@@ -41,11 +43,24 @@ export interface StoredToken {
   issuedAt: number;
 }
 
+/** Ends a refresh lock (only if this holder still holds it). */
+export type ReleaseLock = () => Promise<void>;
+
 /** Shares tokens across processes (Redis, a database...). Keys name product, API user and environment. */
 export interface TokenStore {
   get(key: string): Promise<StoredToken | undefined> | StoredToken | undefined;
   set(key: string, token: StoredToken): Promise<void> | void;
-  delete(key: string): Promise<void> | void;
+  /**
+   * Drops the key. With `accessToken`, a store that can compare and delete atomically
+   * drops it only while it still holds that token (a newer one is kept).
+   */
+  delete(key: string, accessToken?: string): Promise<void> | void;
+  /**
+   * Optional cross-process refresh lock: resolves to a release function when this caller
+   * now holds the lock for `ttlMs`, or `undefined` when another holder has it. With it,
+   * any number of processes going cold at once make one token request.
+   */
+  lock?(key: string, ttlMs: number): Promise<ReleaseLock | undefined>;
 }
 
 /** What a hook is told about one HTTP attempt. Never a header, a body or a secret. */
@@ -123,6 +138,11 @@ export interface MomoClientOptions {
   maxConcurrency?: number | undefined;
   /** Socket cap of the built-in Node connection pool. Default 128. */
   maxSockets?: number | undefined;
+  // --- scale-out (momo-partner-sdk/redis) ---
+  /** Carries confirmed callback results to every instance's waits. */
+  callbackBus?: CallbackBus | undefined;
+  /** Records creating calls before they are sent; default in memory. */
+  journal?: Journal | undefined;
 }
 
 /** The last, optional argument of every method. */

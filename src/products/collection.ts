@@ -284,3 +284,6 @@ export class Collection {
     return 'Collection';
   }
 }
+
+/** The operation descriptors, for the journal to resume an operation by its lookup. */
+export { op as collectionOperations };

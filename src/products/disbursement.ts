@@ -198,3 +198,6 @@ export class Disbursement {
     return 'Disbursement';
   }
 }
+
+/** The operation descriptors, for the journal to resume an operation by its lookup. */
+export { op as disbursementOperations };

@@ -78,18 +78,17 @@ export class ProductApi {
     const input = withReferenceId(options);
     // Tracked before sending: a fast callback may arrive before the 202 is read.
     if (input.referenceId) this.#track(lookup, input.referenceId, op.name);
-    const accepted = this.#ctx.transport
-      .call(op, { body, options: input.options })
-      .then((res): Accepted<R> => {
-        const referenceId = res.referenceId as string;
-        const acceptedAt = Date.now();
-        return {
-          referenceId,
-          ...(res.callbackUrl ? { callbackUrl: res.callbackUrl } : {}),
-          status: (o) => this.lookup(lookup, referenceId, o),
-          wait: (o) => this.waitFor(lookup, referenceId, o, acceptedAt),
-        };
-      });
+    const call = { body, options: input.options };
+    const accepted = this.#journalled(op, input.referenceId, call).then((res): Accepted<R> => {
+      const referenceId = res.referenceId as string;
+      const acceptedAt = Date.now();
+      return {
+        referenceId,
+        ...(res.callbackUrl ? { callbackUrl: res.callbackUrl } : {}),
+        status: (o) => this.lookup(lookup, referenceId, o),
+        wait: (o) => this.waitFor(lookup, referenceId, o, acceptedAt),
+      };
+    });
     return toOperationPromise(accepted);
   }
 
@@ -100,7 +99,7 @@ export class ProductApi {
   ): Promise<Submitted & { result: CallResult<TResult> }> {
     const { options, referenceId: id } = withReferenceId(input.options as RequestOptions);
     if (id) this.#ctx.operations.track(id, { operation: op.name });
-    const result = await this.#ctx.transport.call(op, { ...input, options });
+    const result = await this.#journalled(op, id, { ...input, options });
     const referenceId = result.referenceId as string;
     return {
       referenceId,
@@ -112,6 +111,7 @@ export class ProductApi {
   /** One status lookup; the result always names its reference id (2.5 shows it only sometimes). */
   async lookup<R>(op: Lookup<R>, referenceId: string, options?: RequestOptions): Promise<R> {
     const result = await this.send(op, { params: { referenceId }, options });
+    await this.#journalFinal(referenceId, result); // scale-out
     if (result === null || typeof result !== 'object' || 'referenceId' in result) return result;
     return { referenceId, ...result };
   }
@@ -126,15 +126,38 @@ export class ProductApi {
     const checked = this.#ctx.transport.check(op, { params: { referenceId } });
     if (checked) return Promise.reject(checked);
     if (!this.#ctx.operations.get(referenceId)?.lookup) this.#track(op, referenceId);
-    return this.#ctx.poller.wait(
-      {
-        operation: op.name,
-        referenceId,
-        lookup: (signal) => this.lookup(op, referenceId, signal ? { signal } : {}),
-        ...(acceptedAt === undefined ? {} : { acceptedAt }),
-      },
-      options,
+    return this.#ctx.poller
+      .wait(
+        {
+          operation: op.name,
+          referenceId,
+          lookup: (signal) => this.lookup(op, referenceId, signal ? { signal } : {}),
+          ...(acceptedAt === undefined ? {} : { acceptedAt }),
+        },
+        options,
+      )
+      .then(async (final) => {
+        await this.#journalFinal(referenceId, final); // scale-out: settled by a woken wait too
+        return final;
+      });
+  }
+
+  // --- scale-out: the journal of operations in flight ---
+
+  /** Sends a creating call once the journal holds it (a bad input is neither sent nor recorded). */
+  #journalled<T>(op: Operation<unknown, T>, referenceId: string | undefined, input: CallInput) {
+    const invalid = () => this.#ctx.transport.check(op, input);
+    return this.#ctx.journal.send(op, referenceId, invalid, () =>
+      this.#ctx.transport.call(op, input),
     );
+  }
+
+  /** Marks an operation final in the journal once a lookup (or a confirmed callback) says so. */
+  async #journalFinal(referenceId: string, result: unknown): Promise<void> {
+    const status = (result as Partial<Status> | null)?.status;
+    if (status === 'SUCCESSFUL' || status === 'FAILED') {
+      await this.#ctx.journal.finish(referenceId, status);
+    }
   }
 
   /** Lets the callback handler confirm callbacks for this id by its lookup. */

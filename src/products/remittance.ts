@@ -124,3 +124,6 @@ export class Remittance {
     return 'Remittance';
   }
 }
+
+/** The operation descriptors, for the journal to resume an operation by its lookup. */
+export { op as remittanceOperations };

@@ -78,6 +78,7 @@ export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
     if (fault?.kind === 'drop-before-processing') return DROP;
     if (fault?.kind === 'status') return faultResponse(fault.status, fault.body, fault.headers);
     const response = await respond(request, method, path, text);
+    if (fault?.kind === 'delay') await new Promise((resolve) => setTimeout(resolve, fault.ms));
     return fault?.kind === 'drop-after-processing' ? DROP : response;
   }
 
@@ -169,6 +170,9 @@ export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
     },
     inject(fault) {
       faults.inject(fault);
+    },
+    revokeTokens() {
+      tokens.revokeAccess();
     },
     reset() {
       ledger.reset();

@@ -17,6 +17,9 @@ export class FaultQueue {
     if (fault.kind === 'status' && !isStatus(fault.status)) {
       throw new TypeError('inject: status must be an HTTP status from 200 to 599');
     }
+    if (fault.kind === 'delay' && !(Number.isFinite(fault.ms) && fault.ms >= 0)) {
+      throw new TypeError('inject: ms must be a finite number >= 0');
+    }
     this.queue.push({ fault, remaining: times });
   }
 

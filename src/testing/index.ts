@@ -91,6 +91,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     approveConsent: (authReqId) => engine.approveConsent(authReqId),
     denyConsent: (authReqId) => engine.denyConsent(authReqId),
     inject: (fault) => engine.inject(fault),
+    revokeTokens: () => engine.revokeTokens(),
     reset: () => engine.reset(),
   };
 }

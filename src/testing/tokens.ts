@@ -31,6 +31,13 @@ export class TokenStore {
     return this.issue({ kind: 'consent', msisdn, scope, expiresAt: this.expiry(now) }, now);
   }
 
+  /** Forgets every access token issued so far (consent tokens stay valid). */
+  revokeAccess(): void {
+    for (const [token, record] of this.tokens) {
+      if (record.kind === 'access') this.tokens.delete(token);
+    }
+  }
+
   /** The token's record when it was issued here and is still valid at `now`. */
   verify(token: string, now: number): TokenRecord | 'expired' | undefined {
     const record = this.tokens.get(token);

@@ -109,6 +109,8 @@ export type Fault = {
   | { kind: 'drop-after-processing' }
   | { kind: 'drop-before-processing' }
   | { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string> }
+  /** Processed at once (a creating call is stored); the answer is held back `ms`. */
+  | { kind: 'delay'; ms: number }
 );
 
 export interface ListenOptions {
@@ -181,6 +183,8 @@ export interface SimulatorState {
   denyConsent(authReqId: string): void;
   /** Arms a one-shot fault; faults are consumed in order by the requests they match. */
   inject(fault: Fault): void;
+  /** Revokes every access token issued so far: calls with them get 401 (as after a key rotation). */
+  revokeTokens(): void;
   /**
    * Forgets transactions, callbacks, requests, faults, delivery notifications and consent
    * requests; restores the balances. Issued tokens stay valid.

@@ -12,7 +12,16 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { checkDistImports, checkPackedFiles } from './dist.mjs';
-import { jestSuite, journeyCjs, journeyEsm, runCjs, runEsm, vitestSuite } from './journey.mjs';
+import {
+  jestSuite,
+  journeyCjs,
+  journeyEsm,
+  redisCjs,
+  redisEsm,
+  runCjs,
+  runEsm,
+  vitestSuite,
+} from './journey.mjs';
 import { importTestingOnly, locate, RUNTIMES, smokeRuns } from './runtimes.mjs';
 import { typeChecks } from './types.mjs';
 import { checkWebGlobals } from './web-globals.mjs';
@@ -81,6 +90,8 @@ try {
     'run-esm.mjs': runEsm('esm'),
     'run-cjs.cjs': runCjs('cjs'),
     'import-testing.mjs': importTestingOnly,
+    'redis-esm.mjs': redisEsm,
+    'redis-cjs.cjs': redisCjs,
     'jest/deposit.test.js': jestSuite,
     'vitest/deposit.test.mjs': vitestSuite,
   };
@@ -91,6 +102,12 @@ try {
   );
   await check(`Node ${process.versions.node} CJS`, () =>
     inConsumer(process.execPath, ['run-cjs.cjs']),
+  );
+  await check('./redis without a Redis client, ESM', () =>
+    inConsumer(process.execPath, ['redis-esm.mjs']),
+  );
+  await check('./redis without a Redis client, CJS', () =>
+    inConsumer(process.execPath, ['redis-cjs.cjs']),
   );
   // Jest reports on stderr, vitest on stdout; NO_COLOR keeps it plain.
   const runner = (args) => {

@@ -128,3 +128,21 @@ test('the whole partner journey', async () => {
   await expect(journey(sdk, testing)).resolves.toBe('ok');
 });
 `;
+
+// ./redis loads without any Redis client installed, and shares the main entry's errors.
+const redisCheck = `
+  if (typeof createRedisState !== 'function') throw new Error('no createRedisState');
+  let refused;
+  try { new RedisTokenStore({}); } catch (e) { refused = e; }
+  if (!(refused instanceof ValidationError) || refused.field !== 'client') throw new Error('./redis has its own error tree');
+`;
+export const redisEsm = `import { ValidationError } from 'momo-partner-sdk';
+import { RedisTokenStore, createRedisState } from 'momo-partner-sdk/redis';
+${redisCheck}
+console.log('redis esm ok');
+`;
+export const redisCjs = `const { ValidationError } = require('momo-partner-sdk');
+const { RedisTokenStore, createRedisState } = require('momo-partner-sdk/redis');
+${redisCheck}
+console.log('redis cjs ok');
+`;

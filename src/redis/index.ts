@@ -1,0 +1,51 @@
+/**
+ * `momo-partner-sdk/redis`: several instances of a partner's backend, one view. Shared
+ * access tokens with a cross-process refresh lock, confirmed callbacks fanned out to
+ * every instance's waits, and a durable journal of operations in flight. Bring your
+ * own client: node-redis (v4, v5) or ioredis (v5); none is bundled.
+ */
+import { RedisCallbackBus } from './callback-bus';
+import { type RedisClient, RedisConnection } from './connection';
+import { RedisJournal, type RedisJournalOptions } from './journal';
+import { RedisTokenStore } from './token-store';
+
+export { RedisCallbackBus } from './callback-bus';
+export {
+  type IoRedisClient,
+  type NodeRedisClient,
+  type RedisClient,
+  RedisConnection,
+  type RedisOptions,
+  RedisUnavailableError,
+} from './connection';
+export { RedisJournal, type RedisJournalOptions } from './journal';
+export { RedisTokenStore } from './token-store';
+
+/** The three shared parts on one client, ready for `MomoClient`'s options. */
+export interface RedisState {
+  tokenStore: RedisTokenStore;
+  callbackBus: RedisCallbackBus;
+  journal: RedisJournal;
+  /** Closes the callback subscriber connection; the client you passed stays yours. */
+  close(): Promise<void>;
+}
+
+/**
+ * `const shared = createRedisState(redis, { prefix: 'shop:' })`, then
+ * `new MomoClient({ ...options, tokenStore: shared.tokenStore, callbackBus:
+ * shared.callbackBus, journal: shared.journal })`.
+ */
+export function createRedisState(
+  client: RedisClient,
+  options: RedisJournalOptions = {},
+): RedisState {
+  const { retentionMs, ...connectionOptions } = options;
+  const connection = new RedisConnection(client, connectionOptions);
+  const callbackBus = new RedisCallbackBus(connection);
+  return {
+    tokenStore: new RedisTokenStore(connection),
+    callbackBus,
+    journal: new RedisJournal(connection, retentionMs === undefined ? {} : { retentionMs }),
+    close: () => callbackBus.close(),
+  };
+}

@@ -1,0 +1,132 @@
+import {
+  type Journal,
+  type JournalEntry,
+  type JournalOutcome,
+  type JournalRecord,
+  ValidationError,
+} from 'momo-partner-sdk';
+import { lua, type RedisClient, RedisConnection, type RedisOptions } from './connection';
+
+export interface RedisJournalOptions extends RedisOptions {
+  /** How long a finished entry stays readable (late callbacks, audits). Default 24 hours. */
+  retentionMs?: number;
+}
+
+/** Records a pending entry, unless one is pending under this id already. */
+const RECORD = lua(`
+if redis.call('EXISTS', KEYS[1]) == 1 and redis.call('HEXISTS', KEYS[1], 'outcome') == 0 then
+  return 0
+end
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'product', ARGV[1], 'operation', ARGV[2], 'referenceId', ARGV[3], 'createdAt', ARGV[4])
+redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
+return 1`);
+
+/** Marks an entry finished (first outcome wins), starts its retention, drops it from pending. */
+const FINISH = lua(`
+redis.call('ZREM', KEYS[2], ARGV[4])
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if redis.call('HEXISTS', KEYS[1], 'outcome') == 0 then
+  redis.call('HSET', KEYS[1], 'outcome', ARGV[1], 'finishedAt', ARGV[2])
+  redis.call('PEXPIRE', KEYS[1], ARGV[3])
+end
+return 1`);
+
+/** Every pending entry in one round trip, oldest first. */
+const PENDING = lua(`
+local ids = redis.call('ZRANGE', KEYS[1], 0, -1)
+local entries = {}
+for i, id in ipairs(ids) do entries[i] = redis.call('HGETALL', ARGV[1] .. id) end
+return entries`);
+
+/**
+ * The journal in Redis: it survives restarts and is shared by every instance. Layout:
+ * a hash `{prefix}journal:{referenceId}` per entry and a sorted set
+ * `{prefix}journal-pending` (score: createdAt). Pending entries have no TTL; finished
+ * ones expire after `retentionMs`. Entries hold no secrets and no personal data.
+ */
+export class RedisJournal implements Journal {
+  readonly #redis: RedisConnection;
+  readonly #retentionMs: number;
+
+  constructor(client: RedisClient | RedisConnection, options: RedisJournalOptions = {}) {
+    this.#redis = client instanceof RedisConnection ? client : new RedisConnection(client, options);
+    const retentionMs = options.retentionMs ?? 24 * 60 * 60 * 1000;
+    if (!(Number.isInteger(retentionMs) && retentionMs > 0)) {
+      throw new ValidationError(
+        [{ path: 'retentionMs', message: 'must be a whole positive number of milliseconds' }],
+        { operation: 'redis' },
+      );
+    }
+    this.#retentionMs = retentionMs;
+  }
+
+  async record(entry: JournalRecord): Promise<void> {
+    const id = entry.referenceId.toLowerCase();
+    await this.#redis.script(
+      RECORD,
+      [this.#entryKey(id), this.#pendingKey],
+      [entry.product, entry.operation, entry.referenceId, String(entry.createdAt), id],
+    );
+  }
+
+  async finish(referenceId: string, outcome: JournalOutcome, finishedAt: number): Promise<void> {
+    const id = referenceId.toLowerCase();
+    await this.#redis.script(
+      FINISH,
+      [this.#entryKey(id), this.#pendingKey],
+      [outcome, String(finishedAt), String(this.#retentionMs), id],
+    );
+  }
+
+  async get(referenceId: string): Promise<JournalEntry | undefined> {
+    const fields = await this.#redis.command([
+      'HGETALL',
+      this.#entryKey(referenceId.toLowerCase()),
+    ]);
+    return toEntry(fields);
+  }
+
+  async pending(): Promise<JournalEntry[]> {
+    const rows = await this.#redis.script(PENDING, [this.#pendingKey], [this.#entryKey('')]);
+    if (!Array.isArray(rows)) return [];
+    return rows.map(toEntry).filter((entry) => entry !== undefined);
+  }
+
+  get #pendingKey(): string {
+    return `${this.#redis.prefix}journal-pending`;
+  }
+
+  #entryKey(id: string): string {
+    return `${this.#redis.prefix}journal:${id}`;
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `RedisJournal { prefix: '${this.#redis.prefix}' }`;
+  }
+}
+
+/** A HGETALL reply (flat array, or an object/Map under RESP3) as an entry; undefined if empty. */
+function toEntry(reply: unknown): JournalEntry | undefined {
+  const fields = new Map<string, string>();
+  if (Array.isArray(reply)) {
+    for (let i = 0; i + 1 < reply.length; i += 2)
+      fields.set(String(reply[i]), String(reply[i + 1]));
+  } else if (reply instanceof Map) {
+    for (const [k, v] of reply) fields.set(String(k), String(v));
+  } else if (reply && typeof reply === 'object') {
+    for (const [k, v] of Object.entries(reply)) fields.set(k, String(v));
+  }
+  const product = fields.get('product');
+  const operation = fields.get('operation');
+  const referenceId = fields.get('referenceId');
+  const createdAt = Number(fields.get('createdAt'));
+  if (!product || !operation || !referenceId || !Number.isFinite(createdAt)) return undefined;
+  const entry = { product, operation, referenceId, createdAt } as JournalEntry;
+  const outcome = fields.get('outcome');
+  if (outcome) {
+    entry.outcome = outcome as JournalOutcome;
+    entry.finishedAt = Number(fields.get('finishedAt'));
+  }
+  return entry;
+}

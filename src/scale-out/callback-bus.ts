@@ -1,0 +1,90 @@
+import type { Poller } from '../polling/poller';
+import { type StatusLike, UUID_V4 } from '../schemas/common';
+import type { ComponentHealth } from './health';
+import { requireMethods } from './journal-keeper';
+
+/** A final result that a status lookup confirmed after a callback, shared with every instance. */
+export interface CallbackBusEvent {
+  referenceId: string;
+  /** The lookup result (SUCCESSFUL or FAILED), not the callback's claim. */
+  result: StatusLike;
+}
+
+/**
+ * Carries confirmed callback results between the instances of one deployment, so that
+ * a callback received by any of them ends the `wait()` wherever it runs.
+ */
+export interface CallbackBus {
+  publish(event: CallbackBusEvent): Promise<void>;
+  /**
+   * Calls `listener` for every event any instance publishes (this one's included).
+   * Resolves once listening, to a function that stops it.
+   */
+  subscribe(listener: (event: CallbackBusEvent) => void): Promise<() => Promise<void>>;
+}
+
+const RETRY_FIRST_MS = 1_000;
+const RETRY_MAX_MS = 30_000;
+
+/**
+ * A client's end of its callback bus: wakes this client's waits with what other
+ * instances confirmed, and publishes what this one confirmed. Without a bus, both
+ * are no-ops; a failing bus costs latency only (the waits keep polling).
+ */
+export class CallbackFanOut {
+  readonly #bus: CallbackBus | undefined;
+  readonly #health: ComponentHealth;
+
+  constructor(bus: CallbackBus | undefined, poller: Poller, health: ComponentHealth) {
+    requireMethods(bus, 'callbackBus', ['publish', 'subscribe']);
+    this.#bus = bus;
+    this.#health = health;
+    if (bus) this.#listen(bus, poller, RETRY_FIRST_MS);
+  }
+
+  /** Shares a final result confirmed here; never throws. */
+  async publish(referenceId: string, result: StatusLike): Promise<void> {
+    if (!this.#bus || !isFinal(result)) return;
+    try {
+      await this.#bus.publish({ referenceId, result });
+      this.#health.ok();
+    } catch (error) {
+      this.#health.failed(error);
+    }
+  }
+
+  #listen(bus: CallbackBus, poller: Poller, retryMs: number): void {
+    const onEvent = (event: CallbackBusEvent) => {
+      // The bus is the partner's own infrastructure; still, only well-formed finals wake.
+      if (!isEvent(event)) return;
+      poller.wake(event.referenceId, event.result);
+    };
+    bus.subscribe(onEvent).then(
+      () => this.#health.ok(),
+      (error) => {
+        this.#health.failed(error);
+        const retry = setTimeout(
+          () => this.#listen(bus, poller, Math.min(RETRY_MAX_MS, retryMs * 2)),
+          retryMs,
+        );
+        retry.unref(); // a retry never keeps the process alive
+      },
+    );
+  }
+}
+
+function isFinal(result: StatusLike): boolean {
+  return result.status === 'SUCCESSFUL' || result.status === 'FAILED';
+}
+
+function isEvent(value: unknown): value is CallbackBusEvent {
+  if (value === null || typeof value !== 'object') return false;
+  const { referenceId, result } = value as Partial<CallbackBusEvent>;
+  return (
+    typeof referenceId === 'string' &&
+    UUID_V4.test(referenceId) &&
+    result !== null &&
+    typeof result === 'object' &&
+    isFinal(result)
+  );
+}
