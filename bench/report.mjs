@@ -97,6 +97,7 @@ export function printWaits(node, { runs, idle, keepAlive }) {
       seconds(run.lastResolvedMs),
       seconds(run.lagP50Ms),
       seconds(run.lagP99Ms),
+      int(s.duplicates),
     ];
   });
   table(
@@ -113,6 +114,7 @@ export function printWaits(node, { runs, idle, keepAlive }) {
       'last result',
       'lag p50',
       'lag p99',
+      '409s',
     ],
     body,
   );
