@@ -1,94 +1,97 @@
 /**
- * npm run bench (builds first, then measures the built package, as partners run it).
- * Every figure is printed as a ratio against a baseline measured in the same run on
- * the same machine: absolute times on shared machines mean little.
+ * npm run bench: builds the package first (tsup), then measures the built package as
+ * partners run it, everything in one run, as ratios against baselines measured in the same
+ * run (absolute figures on a shared machine mean little on their own):
  *
- * 1. 5 000 concurrent waits for deposits settled 1.5 s after the waits start, in memory:
- *    `waitForDeposit` (one shared scheduler) vs a hand-written loop of
- *    `getDeposit` + `setTimeout` per wait with the same delays.
- * 2. 2 000 balance lookups: through the SDK vs the same requests built by hand,
- *    both through the simulator's in-memory fetch: the SDK's overhead per call.
+ * - throughput: raw fetch, raw node:http, the SDK on its default transport and the SDK
+ *   with `fetch: globalThis.fetch`, each in fresh child processes against one loopback
+ *   keep-alive server in its own process (bench/server.mjs);
+ * - start-up: import, and import + first call, in fresh processes;
+ * - bundle size of the main and ./testing entries, and which HTTP libraries are in them;
+ * - waits at scale: 5,000 / 10,000 / 20,000 deposits awaited at once, an idle wait's
+ *   retention, a pending wait keeping its process alive; the in-memory scheduler line;
+ * - the issue's targets, PASS/MISS per Node version (never a failing exit code).
+ *
+ * On this Node and on Node 24 when present (BENCH_NODE24=path overrides its location).
+ * BENCH_QUICK=1: a reduced run. BENCH_MAX_CONCURRENCY / BENCH_MAX_SOCKETS: the limits
+ * passed to SDK clients. BENCH_VERBOSE=1: children's stderr passed through.
+ * Exits 0 unless a measurement crashed.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
-import { createSimulator } from 'momo-partner-sdk/testing';
+import { cpus } from 'node:os';
+import { limits, nodes, quick } from './lib/config.mjs';
+import { startServer } from './lib/processes.mjs';
+import {
+  printBundles,
+  printImports,
+  printScheduler,
+  printThroughput,
+  printWaits,
+} from './report.mjs';
+import { measureBundles } from './sections/bundle.mjs';
+import { measureImports } from './sections/imports.mjs';
+import { measureThroughput } from './sections/throughput.mjs';
+import { measureScheduler, measureWaits } from './sections/waits.mjs';
+import { printTargets } from './targets.mjs';
 
-const polling = { initialDelayMs: 100, maxDelayMs: 400, timeoutMs: 60_000 };
-const payee = { partyIdType: 'MSISDN', partyId: '46733123999' };
-const timers = () => process.getActiveResourcesInfo().filter((r) => r.startsWith('Timeout')).length;
+const started = performance.now();
+const { list, skipped } = nodes();
+console.log(
+  `momo-partner-sdk bench (${quick ? 'BENCH_QUICK' : 'full'} run) on ${list.map((n) => n.label).join(' and ')}, ${cpus().length} cores`,
+);
+for (const line of skipped) console.log(line);
+console.log(
+  `SDK clients get maxConcurrency ${limits.maxConcurrency}, maxSockets ${limits.maxSockets} (ignored by SDK versions without them)`,
+);
+console.log(
+  'Server: bench/server.mjs in its own process, node:http keep-alive (65 s idle), default backlog',
+);
 
-async function waits(n, useSdk) {
-  const sim = createSimulator({ settleMs: 60_000 });
-  const momo = sim.client({ polling });
-  const ids = [];
-  for (let i = 0; i < n; i++) {
-    ids.push(
-      (await momo.disbursement.deposit({ amount: '1', currency: 'EUR', payee })).referenceId,
+const crashes = [];
+const timings = [];
+/** Runs one section and notes how long it took (printed at the end). */
+async function timed(name, run) {
+  const sectionStarted = performance.now();
+  const result = await run();
+  timings.push(`${name} ${((performance.now() - sectionStarted) / 1000).toFixed(0)} s`);
+  return result;
+}
+const server = await startServer();
+try {
+  const bundles = await timed('bundle', measureBundles);
+  printBundles(bundles);
+  const perNode = [];
+  for (const [index, node] of list.entries()) {
+    const throughput = await timed(`throughput ${node.label}`, () =>
+      measureThroughput(node, server),
     );
-  }
-  // Everything settles 1.5 s after the waits start, whatever creating them took.
-  setTimeout(() => {
-    for (const id of ids) sim.settle(id, 'SUCCESSFUL');
-  }, 1_500);
-  globalThis.gc?.();
-  const heapBefore = process.memoryUsage().heapUsed;
-  const started = performance.now();
-  const handLoop = async (id) => {
-    for (let delay = polling.initialDelayMs; ; delay = Math.min(polling.maxDelayMs, delay * 2)) {
-      await sleep(delay);
-      const result = await momo.disbursement.getDeposit(id);
-      if (result.status !== 'PENDING') return result;
+    printThroughput(node, throughput);
+    const imports = await timed(`start-up ${node.label}`, () => measureImports(node, server));
+    printImports(node, imports);
+    // The biggest wait runs (they only have to complete) on the first Node version only.
+    const waits = await timed(`waits ${node.label}`, () =>
+      measureWaits(node, server, { big: index === 0 }),
+    );
+    printWaits(node, waits);
+    perNode.push({ throughput, imports, waits });
+    for (const [kind, row] of Object.entries(throughput.rows)) {
+      if (row.error) crashes.push(`${node.label} throughput ${kind}`);
     }
-  };
-  const all = Promise.all(
-    ids.map((id) => (useSdk ? momo.disbursement.waitForDeposit(id) : handLoop(id))),
-  );
-  await sleep(1_000); // mid-wait: everything pending, most waits asleep
-  const live = timers();
-  globalThis.gc?.(); // count what the waits retain, not garbage
-  const sample = { timers: live, heapKiB: (process.memoryUsage().heapUsed - heapBefore) / 1024 };
-  const results = await all;
-  if (results.some((r) => r.status !== 'SUCCESSFUL')) throw new Error('a wait did not succeed');
-  return { ...sample, ms: performance.now() - started };
-}
-
-async function lookups(n) {
-  const sim = createSimulator();
-  const momo = sim.client();
-  const token = (await momo.disbursement.getAccessToken()).accessToken;
-  const { baseUrl, subscriptionKey, targetEnvironment } = sim.credentials;
-  const headers = {
-    Authorization: `Bearer ${token}`,
-    'Ocp-Apim-Subscription-Key': subscriptionKey,
-    'X-Target-Environment': targetEnvironment,
-  };
-  let started = performance.now();
-  for (let i = 0; i < n; i++) {
-    await (await sim.fetch(`${baseUrl}/disbursement/v1_0/account/balance`, { headers })).json();
+    if (imports.failures.length) crashes.push(`${node.label} start-up probes`);
+    for (const run of [...waits.runs, waits.idle]) {
+      if (run.error) crashes.push(`${node.label} waits`);
+    }
   }
-  const raw = performance.now() - started;
-  started = performance.now();
-  for (let i = 0; i < n; i++) await momo.disbursement.getBalance();
-  return { raw, sdk: performance.now() - started };
+  const scheduler = await timed('scheduler', () => measureScheduler(list[0]));
+  printScheduler(scheduler);
+  if (scheduler.error) crashes.push('scheduler');
+  printTargets(list, perNode, bundles);
+} finally {
+  server.stop();
 }
-
-const ratio = (a, b) => (b === 0 ? 'n/a' : Number((a / b).toPrecision(2)).toString());
-const N = 5_000;
-const base = await waits(N, false);
-const ours = await waits(N, true);
-console.log(`1. ${N} concurrent waits, settled 1.5 s after they start; sampled at 1 s`);
 console.log(
-  `   live timers   hand loop ${base.timers}, SDK ${ours.timers}   ratio ${ratio(ours.timers, base.timers)}`,
+  `\nWhole run ${((performance.now() - started) / 1000).toFixed(0)} s (${timings.join(', ')}).`,
 );
-console.log(
-  `   heap growth   hand loop ${base.heapKiB.toFixed(0)} KiB, SDK ${ours.heapKiB.toFixed(0)} KiB   ratio ${ratio(ours.heapKiB, base.heapKiB)}`,
-);
-console.log(
-  `   wall time     hand loop ${base.ms.toFixed(0)} ms, SDK ${ours.ms.toFixed(0)} ms   ratio ${ratio(ours.ms, base.ms)}`,
-);
-
-const M = 2_000;
-const { raw, sdk } = await lookups(M);
-console.log(`2. ${M} sequential balance lookups, in memory`);
-console.log(
-  `   by hand ${raw.toFixed(0)} ms, SDK ${sdk.toFixed(0)} ms   ratio ${ratio(sdk, raw)} (${(((sdk - raw) / M) * 1000).toFixed(0)} µs per call on top)`,
-);
+if (crashes.length) {
+  console.log(`Crashed: ${crashes.join('; ')} (see above).`);
+  process.exitCode = 1;
+}
