@@ -51,9 +51,14 @@ export class Transport {
     }
   }
 
+  /**
+   * `beforeSend` runs once the input is checked and before the first attempt leaves
+   * (the journal records a creating call there: durable before the request goes out).
+   */
   async call<TBody, TResult>(
     op: Operation<TBody, TResult>,
     input: CallInput = {},
+    beforeSend?: () => Promise<void>,
   ): Promise<CallResult<TResult>> {
     const config = this.#config;
     const request = prepare(op, input, config, this.#auth); // throws ValidationError: nothing sent
@@ -123,6 +128,7 @@ export class Transport {
       }
     };
 
+    if (beforeSend) await beforeSend();
     return withRetries(
       once,
       { ...config.retry, maxRetries: options.maxRetries ?? config.retry.maxRetries },

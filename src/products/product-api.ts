@@ -146,9 +146,8 @@ export class ProductApi {
 
   /** Sends a creating call once the journal holds it (a bad input is neither sent nor recorded). */
   #journalled<T>(op: Operation<unknown, T>, referenceId: string | undefined, input: CallInput) {
-    const invalid = () => this.#ctx.transport.check(op, input);
-    return this.#ctx.journal.send(op, referenceId, invalid, () =>
-      this.#ctx.transport.call(op, input),
+    return this.#ctx.journal.send(op, referenceId, (beforeSend) =>
+      this.#ctx.transport.call(op, input, beforeSend),
     );
   }
 

@@ -34,23 +34,27 @@ export class JournalKeeper {
   }
 
   /**
-   * Sends a creating call after recording it (unless its input is invalid: nothing is
-   * sent then, and nothing recorded). A refusal that proves nothing was created marks
-   * it REJECTED; any other failure leaves it pending, for a lookup to settle.
+   * Sends a creating call, handing `send` the step that records it: the transport runs
+   * that step once the input is checked and before the first attempt leaves (a bad input
+   * is neither sent nor recorded). A refusal that proves nothing was created marks it
+   * REJECTED; any other failure leaves it pending, for a lookup to settle.
    */
   async send<T>(
     op: Pick<Operation, 'name' | 'product'>,
     referenceId: string | undefined,
-    invalid: () => unknown,
-    send: () => Promise<T>,
+    send: (beforeSend: (() => Promise<void>) | undefined) => Promise<T>,
   ): Promise<T> {
-    if (referenceId === undefined || invalid()) return send();
-    const createdAt = Date.now();
-    await this.record({ product: op.product, operation: op.name, referenceId, createdAt });
+    if (referenceId === undefined) return send(undefined);
+    let recorded = false;
+    const beforeSend = async () => {
+      const createdAt = Date.now();
+      await this.record({ product: op.product, operation: op.name, referenceId, createdAt });
+      recorded = true;
+    };
     try {
-      return await send();
+      return await send(beforeSend);
     } catch (error) {
-      if (refusedOutright(error)) await this.finish(referenceId, 'REJECTED');
+      if (recorded && refusedOutright(error)) await this.finish(referenceId, 'REJECTED');
       throw error;
     }
   }
