@@ -46,6 +46,7 @@ interface FastPathInit {
   momoDeadline?: number;
   momoSignal?: AbortSignal;
   momoTextBody?: boolean;
+  momoHeaders?: Record<string, string>;
 }
 
 /** Where the fast path puts the body text of a `momoTextBody` answer (see node-fetch). */
@@ -93,14 +94,14 @@ export class Http {
   }
 
   /**
-   * Through the Node pool: the body, deadline and caller's signal go as they are, so
-   * ky builds a Request with no body stream to tee and no signal to combine, and the
-   * pool reads the whole body before it resolves.
+   * Through the Node pool: headers, body, deadline and caller's signal go as they are,
+   * so ky builds a Request with no headers to merge, no body stream to tee and no
+   * signal to combine, and the pool reads the whole body before it resolves.
    */
   async #fast(exchange: Exchange, fastPath: FastPath): Promise<Answer> {
     const init: KyOptions & FastPathInit = {
       method: exchange.method,
-      headers: exchange.headers,
+      momoHeaders: exchange.headers,
       fetch: fastPath.fetch,
       momoDeadline: exchange.deadline,
       momoTextBody: true,

@@ -108,9 +108,21 @@ function checkOptions(op: Operation<unknown, unknown>, options: NonNullable<Call
       typeof options.headers === 'object' &&
       Object.values(options.headers).every((v) => typeof v === 'string');
     if (!ok) bad('headers', 'must map header names to strings');
+    else {
+      for (const [name, value] of Object.entries(options.headers)) {
+        if (!HEADER_NAME.test(name)) bad(`headers.${name}`, 'is not a valid header name');
+        else if (!HEADER_VALUE.test(value)) {
+          bad(`headers.${name}`, 'must not contain line breaks or control characters');
+        }
+      }
+    }
   }
   return issues;
 }
+
+/** RFC 9110 field names (tokens) and values: what any HTTP stack would refuse to send. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 function dedupe(issues: ValidationIssue[]): ValidationIssue[] {
   const seen = new Set<string>();

@@ -72,7 +72,19 @@ export function isNativeFetch(): boolean {
     dispatcherIsDefault = isDefaultDispatcher(dispatcher);
   }
   if (!dispatcherIsDefault) return false;
-  const env = process.env;
-  for (const name of PROXY_VARIABLES) if (env[name]) return false;
-  return true;
+  return !proxyConfigured();
+}
+
+/** Proxy variables are read at most once a second: process.env reads cost per call. */
+let proxyCheckedAt = Number.NEGATIVE_INFINITY;
+let proxySet = false;
+
+function proxyConfigured(): boolean {
+  const now = Date.now();
+  if (now - proxyCheckedAt >= 1_000 || now < proxyCheckedAt) {
+    proxyCheckedAt = now;
+    const env = process.env;
+    proxySet = PROXY_VARIABLES.some((name) => Boolean(env[name]));
+  }
+  return proxySet;
 }

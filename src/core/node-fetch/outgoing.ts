@@ -37,6 +37,11 @@ export type NodeFetchInit = RequestInit & {
   momoSignal?: AbortSignal;
   /** Answer with a Response without body stream, its text under RESPONSE_TEXT. */
   momoTextBody?: boolean;
+  /**
+   * The request headers as a plain object, used instead of the Request's (already
+   * checked by the caller; node:http checks them once more before writing).
+   */
+  momoHeaders?: Record<string, string>;
 };
 
 /** The RequestInit fields that change the request itself (as opposed to ky's extras). */
@@ -72,7 +77,7 @@ export function readOutgoing(
   let body: Outgoing['body'];
   if (typeof rawBody === 'string') body = rawBody;
   else if (request.body !== null) body = request.arrayBuffer();
-  const { list, host } = headerList(request.headers);
+  const { list, host } = headerList(init?.momoHeaders ?? request.headers);
   const pinned = input instanceof Request && input !== request ? [input, request] : request;
   const { method, url } = request;
   const deadline = init?.momoDeadline;
@@ -104,14 +109,16 @@ export function wireHeaders(outgoing: Outgoing, host: string, bodyLength: number
 }
 
 /** Host's value is filled in once the target is known (a caller's own Host wins, as in fetch). */
-function headerList(headers: Headers): { list: string[]; host: string | undefined } {
+function headerList(headers: Headers | Record<string, string>): {
+  list: string[];
+  host: string | undefined;
+} {
   const list: string[] = ['host', ''];
   let host: string | undefined;
   let accept = false;
   let acceptEncoding = false;
   let userAgent = false;
-  // forEach walks the Headers' sorted list once, without an iterator result per entry.
-  headers.forEach((value, name) => {
+  const add = (value: string, name: string) => {
     if (name === 'content-length') return;
     if (name === 'host') {
       host = value;
@@ -121,7 +128,10 @@ function headerList(headers: Headers): { list: string[]; host: string | undefine
     if (name === 'accept') accept = true;
     else if (name === 'accept-encoding') acceptEncoding = true;
     else if (name === 'user-agent') userAgent = true;
-  });
+  };
+  // forEach walks the Headers' sorted list once, without an iterator result per entry.
+  if (headers instanceof Headers) headers.forEach(add);
+  else for (const name in headers) add(headers[name] as string, name.toLowerCase());
   if (!accept) list.push('accept', '*/*');
   if (!acceptEncoding) list.push('accept-encoding', 'gzip, deflate, br');
   if (!userAgent) list.push('user-agent', 'node');

@@ -1,6 +1,6 @@
 import { setupServer } from 'msw/node';
 import { Agent, interceptors, MockAgent, ProxyAgent, setGlobalDispatcher } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isNativeFetch } from '../../../src/core/node-fetch';
 
 const DISPATCHER = Symbol.for('undici.globalDispatcher.1');
@@ -68,18 +68,25 @@ describe('isNativeFetch', () => {
     expect(isNativeFetch()).toBe(true);
   });
 
+  // The variables are read at most once a second (process.env reads cost per call).
   it.each(['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'])(
-    'is false while %s is set',
+    'is false within a second of %s being set, and true again a second after it goes',
     (name) => {
+      vi.useFakeTimers({ toFake: ['Date'] });
       const before = process.env[name];
+      isNativeFetch();
       process.env[name] = 'http://127.0.0.1:3128';
       try {
+        vi.advanceTimersByTime(1_000);
         expect(isNativeFetch()).toBe(false);
       } finally {
         if (before === undefined) delete process.env[name];
         else process.env[name] = before;
       }
+      expect(isNativeFetch()).toBe(false); // still within the second
+      vi.advanceTimersByTime(1_000);
       expect(isNativeFetch()).toBe(true);
+      vi.useRealTimers();
     },
   );
 });

@@ -1,0 +1,42 @@
+import { isValidationError, MomoClient } from 'momo-partner-sdk';
+import { afterEach, describe, expect, it } from 'vitest';
+import { transferBody } from '../support/fake-service';
+import { startLoopbackService } from '../support/loopback-service';
+
+// Real sockets through the Node fast path: the caller's headers reach the wire as given,
+// and a header no HTTP stack may send is refused before anything leaves.
+let service: Awaited<ReturnType<typeof startLoopbackService>> | undefined;
+afterEach(async () => {
+  await service?.close();
+  service = undefined;
+});
+
+describe("the caller's extra headers", () => {
+  it('reach the service next to the ones the SDK owns', async () => {
+    service = await startLoopbackService();
+    const momo = new MomoClient(service.options);
+    const accepted = await momo.disbursement.deposit(transferBody, {
+      headers: { 'X-Trace-Id': 'trace-1', 'X-Reference-Id': 'ignored' },
+    });
+    const deposit = service.seen.find((s) => s.path.endsWith('/deposit'));
+    expect(deposit?.headers['x-trace-id']).toBe('trace-1');
+    expect(deposit?.headers['x-reference-id']).toBe(accepted.referenceId);
+    expect(deposit?.headers['content-type']).toBe('application/json');
+    expect(deposit?.headers.authorization).toMatch(/^Bearer /);
+  });
+
+  it('are refused with a ValidationError naming the header when they could split a request', async () => {
+    service = await startLoopbackService();
+    const momo = new MomoClient(service.options);
+    const error = await momo.disbursement
+      .deposit(transferBody, { headers: { 'X-Note': 'a\r\nX-Injected: 1' } })
+      .catch((e: unknown) => e);
+    expect(isValidationError(error)).toBe(true);
+    expect((error as { field: string }).field).toBe('options.headers.X-Note');
+    const badName = await momo.disbursement
+      .deposit(transferBody, { headers: { 'Bad Name': 'x' } })
+      .catch((e: unknown) => e);
+    expect(isValidationError(badName)).toBe(true);
+    expect(service.seen).toHaveLength(0);
+  });
+});
