@@ -5,7 +5,7 @@ import { Collection } from './products/collection';
 import { Consent } from './products/consent';
 import { Disbursement } from './products/disbursement';
 import { Remittance } from './products/remittance';
-import { ClientJournal } from './scale-out/client-journal';
+import { type ClientJournal, JournalView } from './scale-out/client-journal';
 
 /**
  * The client: options checked once, one transport, one token cache and one poller
@@ -55,7 +55,7 @@ export class MomoClient {
 
   /** Operations sent and never seen final: `pending()`, and `resume()` after a restart. */
   get journal(): ClientJournal {
-    this.#journal ??= new ClientJournal(this.#context);
+    this.#journal ??= new JournalView(this.#context);
     return this.#journal;
   }
 

@@ -34,7 +34,18 @@ const DEFAULT_CONCURRENCY = 8;
  * `momo.journal`: the operations this client (or, with a shared journal, any instance
  * before a crash or a deploy) sent and never saw final, and a way to see them through.
  */
-export class ClientJournal {
+export interface ClientJournal {
+  /** Sent and never seen final, oldest first. */
+  pending(): Promise<JournalEntry[]>;
+  /**
+   * Awaits every pending operation by its status lookup, a few at a time, reports each
+   * outcome, and marks it in the journal. Resolves with every outcome, in journal order.
+   */
+  resume(options?: ResumeOptions): Promise<ResumeOutcome[]>;
+}
+
+/** The client's journal view (the interface keeps the client's internals out of the types). */
+export class JournalView implements ClientJournal {
   readonly #ctx: ClientContext;
 
   constructor(ctx: ClientContext) {
