@@ -11,7 +11,7 @@ import type { MomoClientOptions, ProductName, RequestOptions } from '../core/opt
 import { withReferenceId } from '../core/reference-id';
 import type { Final, WaitOptions } from '../polling/poller';
 import type { StatusLike } from '../schemas/common';
-import { uuidV4 } from '../schemas/common';
+import { isFinal, uuidV4 } from '../schemas/common';
 
 type Lookup<R> = Operation<never, R>;
 type Status = StatusLike;
@@ -111,7 +111,9 @@ export class ProductApi {
   /** One status lookup; the result always names its reference id (2.5 shows it only sometimes). */
   async lookup<R>(op: Lookup<R>, referenceId: string, options?: RequestOptions): Promise<R> {
     const result = await this.send(op, { params: { referenceId }, options });
-    await this.#journalFinal(referenceId, result); // scale-out
+    if (typeof result === 'object' && result !== null && isFinal(result)) {
+      await this.#journalFinal(referenceId, result); // a final lookup ends its journal entry
+    }
     if (result === null || typeof result !== 'object' || 'referenceId' in result) return result;
     return { referenceId, ...result };
   }
@@ -137,7 +139,7 @@ export class ProductApi {
         options,
       )
       .then(async (final) => {
-        await this.#journalFinal(referenceId, final); // scale-out: settled by a woken wait too
+        await this.#journalFinal(referenceId, final); // settled by a woken wait too
         return final;
       });
   }

@@ -1,4 +1,3 @@
-import { inspect } from 'node:util';
 import {
   isApiError,
   isMomoError,
@@ -16,20 +15,10 @@ import {
   transferBody,
   useFakeService,
 } from '../support/fake-service';
+import { renderings } from '../support/renderings';
 
 const service = useFakeService();
 const basic = Buffer.from(`${SECRETS.apiUserId}:${SECRETS.apiKey}`).toString('base64');
-
-/** Every way an object gets printed. Secrets echoed through headers: secrets-echoed.test.ts. */
-function renderings(value: unknown): string {
-  return [
-    String(value),
-    (value as Error)?.message ?? '',
-    (value as Error)?.stack ?? '',
-    JSON.stringify(value),
-    inspect(value, { depth: 10, showHidden: true }),
-  ].join('\n');
-}
 
 function expectNoSecrets(text: string, tokens: string[] = []) {
   for (const secret of [SECRETS.subscriptionKey, SECRETS.apiKey, basic, ...tokens]) {

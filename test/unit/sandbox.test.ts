@@ -2,6 +2,7 @@ import { inspect } from 'node:util';
 import { Sandbox, ValidationError } from 'momo-partner-sdk';
 import { createSimulator } from 'momo-partner-sdk/testing';
 import { describe, expect, it } from 'vitest';
+import { renderings } from '../support/renderings';
 
 // Validation and secrets of the Sandbox class, against the simulator's fetch.
 const SUBSCRIPTION_KEY = 'sandbox-subscription-key-0123';
@@ -9,16 +10,6 @@ const sim = createSimulator({ subscriptionKey: SUBSCRIPTION_KEY });
 const sandbox = (extra: Partial<ConstructorParameters<typeof Sandbox>[0]> = {}) =>
   new Sandbox({ subscriptionKey: SUBSCRIPTION_KEY, fetch: sim.fetch, maxRetries: 0, ...extra });
 const v1Uuid = 'a8098c1a-f86e-11da-bd1a-00112444be1e';
-
-function renderings(value: unknown): string {
-  return [
-    String(value),
-    (value as Error)?.message ?? '',
-    (value as Error)?.stack ?? '',
-    JSON.stringify(value),
-    inspect(value, { depth: 10, showHidden: true }),
-  ].join('\n');
-}
 
 async function validationError(call: () => Promise<unknown>): Promise<ValidationError> {
   const before = sim.requests.length;

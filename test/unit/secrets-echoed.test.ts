@@ -1,9 +1,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { inspect } from 'node:util';
 import { isApiError, isAuthenticationError, isMomoError, MomoClient } from 'momo-partner-sdk';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SECRETS } from '../support/fake-service';
+import { renderings } from '../support/renderings';
 
 // Real HTTP on loopback, no msw: a proxy in front of the service echoes every request
 // header back. Extends errors-and-secrets.test.ts to headers and to every error kind.
@@ -14,16 +14,6 @@ const transferBody = {
   currency: 'EUR',
   payee: { partyIdType: 'MSISDN', partyId: '46733123999' },
 } as const;
-
-function renderings(value: unknown): string {
-  return [
-    String(value),
-    (value as Error)?.message ?? '',
-    (value as Error)?.stack ?? '',
-    JSON.stringify(value),
-    inspect(value, { depth: 10, showHidden: true }),
-  ].join('\n');
-}
 
 describe('secrets echoed back by a proxy, over real HTTP on loopback', () => {
   const echo = useEchoServer();
