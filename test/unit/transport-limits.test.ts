@@ -106,3 +106,21 @@ describe('the transport under load and stalls', () => {
     expect(third.referenceId).toBeTruthy();
   });
 });
+
+describe('a call that gets no answer', () => {
+  it('is a ConnectionError naming the cause, with the cause chain kept (codes, no request)', async () => {
+    const closed = await startLoopbackService();
+    const { options } = closed;
+    await closed.close(); // nothing listens on that port any more
+    const momo = new MomoClient({ ...options, maxRetries: 0 });
+    const error = await momo.disbursement.getBalance().catch((e: unknown) => e);
+    expect((error as Error).name).toBe('ConnectionError');
+    expect((error as Error).message).toMatch(/ECONNREFUSED/);
+    const codes: unknown[] = [];
+    for (let e = (error as Error).cause; e; e = (e as Error).cause) {
+      codes.push((e as { code?: unknown }).code);
+      expect(Object.keys(e as object)).not.toContain('request');
+    }
+    expect(codes).toContain('ECONNREFUSED');
+  });
+});
