@@ -14,6 +14,7 @@ type Extra = Omit<Partial<Operation>, 'body' | 'result'>;
  */
 export function endpoint<TBody = never, TResult = undefined>(
   product: ProductName,
+  /** The method's name, prefixed with the product; a dotted name is taken as it is. */
   name: string,
   route: Route,
   schemas: { body?: z.ZodMiniType<TBody>; result?: z.ZodMiniType<TResult> },
@@ -23,7 +24,7 @@ export function endpoint<TBody = never, TResult = undefined>(
   return {
     product,
     auth: 'bearer',
-    name: `${product}.${name}`,
+    name: name.includes('.') ? name : `${product}.${name}`,
     method: route.slice(0, space) as Operation['method'],
     path: route.slice(space + 1),
     ...schemas,
