@@ -30,7 +30,7 @@ export interface WaitRequest<R> {
   referenceId: string;
   lookup(signal: AbortSignal | undefined): Promise<R>;
   /** Set when the operation was just accepted: wait before the first lookup, tolerate 404 for a while. */
-  acceptedAt?: number;
+  acceptedAt?: number | undefined;
 }
 
 /** How long after acceptance a 404 means "not visible yet" rather than "does not exist". */

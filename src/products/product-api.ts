@@ -119,7 +119,7 @@ export class ProductApi {
   waitFor<R extends Status>(
     op: Lookup<R>,
     referenceId: string,
-    options: WaitOptions<R> = {},
+    options: WaitOptions<R> = NO_WAIT_OPTIONS,
     acceptedAt?: number,
     /** The lookup `create` tracked for this id: shared, not made again, per pending wait. */
     tracked?: (signal?: AbortSignal) => Promise<R>,
@@ -138,7 +138,7 @@ export class ProductApi {
           operation: op.name,
           referenceId,
           lookup,
-          ...(acceptedAt === undefined ? {} : { acceptedAt }),
+          acceptedAt, // a plain field, not a spread: a smaller object per pending wait
         },
         options,
       )
@@ -176,5 +176,8 @@ export class ProductApi {
     return (signal?: AbortSignal) => this.lookup(op, referenceId, signal ? { signal } : {});
   }
 }
+
+/** Shared by every wait called without options (each pending wait keeps its options). */
+const NO_WAIT_OPTIONS: WaitOptions<never> = Object.freeze({});
 
 export const referenceIdParam = { referenceId: uuidV4 };
