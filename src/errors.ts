@@ -175,24 +175,28 @@ function hasKind(value: unknown, kind: string): boolean {
   return Array.isArray(kinds) && kinds.includes(kind);
 }
 
-const guard =
-  <T>(kind: string) =>
-  (value: unknown): value is T =>
-    hasKind(value, kind);
+/**
+ * A guard, which also pins the class's name: minifiers rename classes, and `error.name`,
+ * `constructor.name` and the brand the guards read must stay the documented names.
+ */
+function guard<T>(ctor: abstract new (...args: never[]) => T, kind: string) {
+  Object.defineProperty(ctor, 'name', { value: kind });
+  return (value: unknown): value is T => hasKind(value, kind);
+}
 
-export const isMomoError = guard<MomoError>('MomoError');
-export const isValidationError = guard<ValidationError>('ValidationError');
-export const isApiError = guard<ApiError>('ApiError');
-export const isBadRequestError = guard<BadRequestError>('BadRequestError');
-export const isAuthenticationError = guard<AuthenticationError>('AuthenticationError');
-export const isNotFoundError = guard<NotFoundError>('NotFoundError');
-export const isConflictError = guard<ConflictError>('ConflictError');
-export const isGoneError = guard<GoneError>('GoneError');
-export const isRateLimitError = guard<RateLimitError>('RateLimitError');
-export const isServerError = guard<ServerError>('ServerError');
-export const isConnectionError = guard<ConnectionError>('ConnectionError');
-export const isTimeoutError = guard<TimeoutError>('TimeoutError');
-export const isUnexpectedResponseError = guard<UnexpectedResponseError>('UnexpectedResponseError');
-export const isWaitTimeoutError = guard<WaitTimeoutError>('WaitTimeoutError');
-export const isConsentDeniedError = guard<ConsentDeniedError>('ConsentDeniedError');
-export const isConsentExpiredError = guard<ConsentExpiredError>('ConsentExpiredError');
+export const isMomoError = guard(MomoError, 'MomoError');
+export const isValidationError = guard(ValidationError, 'ValidationError');
+export const isApiError = guard(ApiError, 'ApiError');
+export const isBadRequestError = guard(BadRequestError, 'BadRequestError');
+export const isAuthenticationError = guard(AuthenticationError, 'AuthenticationError');
+export const isNotFoundError = guard(NotFoundError, 'NotFoundError');
+export const isConflictError = guard(ConflictError, 'ConflictError');
+export const isGoneError = guard(GoneError, 'GoneError');
+export const isRateLimitError = guard(RateLimitError, 'RateLimitError');
+export const isServerError = guard(ServerError, 'ServerError');
+export const isConnectionError = guard(ConnectionError, 'ConnectionError');
+export const isTimeoutError = guard(TimeoutError, 'TimeoutError');
+export const isUnexpectedResponseError = guard(UnexpectedResponseError, 'UnexpectedResponseError');
+export const isWaitTimeoutError = guard(WaitTimeoutError, 'WaitTimeoutError');
+export const isConsentDeniedError = guard(ConsentDeniedError, 'ConsentDeniedError');
+export const isConsentExpiredError = guard(ConsentExpiredError, 'ConsentExpiredError');

@@ -2,7 +2,7 @@ import { spreadJitter } from '../core/time';
 import { isTransient } from '../core/transient';
 import { isNotFoundError, isRateLimitError, WaitTimeoutError } from '../errors';
 import { isFinal, type Reason, type StatusLike } from '../schemas/common';
-import { Scheduler } from './scheduler';
+import { Scheduler, type Sleep } from './scheduler';
 
 export interface WaitOptions<R = unknown> {
   /** Deadline of this wait; default `polling.timeoutMs`. */
@@ -30,7 +30,7 @@ export interface WaitRequest<R> {
   referenceId: string;
   lookup(signal: AbortSignal | undefined): Promise<R>;
   /** Set when the operation was just accepted: wait before the first lookup, tolerate 404 for a while. */
-  acceptedAt?: number;
+  acceptedAt?: number | undefined;
 }
 
 /** How long after acceptance a 404 means "not visible yet" rather than "does not exist". */
@@ -42,7 +42,8 @@ const NOT_FOUND_GRACE_MS = 30_000;
  */
 export class Poller {
   readonly #scheduler = new Scheduler();
-  readonly #waiting = new Map<string, Set<(result?: StatusLike) => void>>();
+  /** Sleeping waits by lower-cased reference id: one sleep, or several on the same id. */
+  readonly #waiting = new Map<string, WaitSleep | WaitSleep[]>();
   readonly #schedule: PollSchedule;
 
   constructor(schedule: PollSchedule) {
@@ -54,9 +55,14 @@ export class Poller {
    * result confirmed by a lookup, a final one settles those waits without another lookup.
    */
   wake(referenceId: string, confirmed?: StatusLike): number {
-    const wakers = this.#waiting.get(referenceId.toLowerCase());
-    for (const wake of wakers ?? []) wake(confirmed);
-    return wakers?.size ?? 0;
+    const sleeping = this.#waiting.get(referenceId.toLowerCase());
+    if (sleeping === undefined) return 0;
+    if (!Array.isArray(sleeping)) {
+      sleeping.wake(confirmed);
+      return 1;
+    }
+    for (const sleep of [...sleeping]) sleep.wake(confirmed);
+    return sleeping.length;
   }
 
   /** Sleeps on the shared timer (e.g. between consent token polls). */
@@ -70,21 +76,11 @@ export class Poller {
   ): Promise<Final<R>> {
     const { initialDelayMs, maxDelayMs } = this.#schedule;
     const timeoutMs = options.timeoutMs ?? this.#schedule.timeoutMs;
-    const started = Date.now();
-    const deadline = started + timeoutMs;
+    const deadline = Date.now() + timeoutMs;
     const graceUntil =
       request.acceptedAt === undefined ? 0 : request.acceptedAt + NOT_FOUND_GRACE_MS;
     let delay = request.acceptedAt === undefined ? 0 : initialDelayMs;
     let lastStatus: R | undefined;
-    const observe = (result: R) => {
-      if (result.status !== lastStatus?.status) options.onStatus?.(result);
-      lastStatus = result;
-    };
-    const settle = (result: R) => {
-      const final = finalise(result);
-      observe(final);
-      return final;
-    };
 
     for (let polls = 0; ; polls++) {
       const remaining = deadline - Date.now();
@@ -92,51 +88,66 @@ export class Poller {
         throw new WaitTimeoutError({ ...request, lastStatus, timeoutMs });
       }
       let next = Math.min(maxDelayMs, Math.max(initialDelayMs, delay * 2));
-      const delivered =
-        delay > 0
-          ? await this.#sleep(request.referenceId, Math.min(delay, remaining), options.signal)
-          : undefined;
-      if (delivered && isFinal(delivered)) return settle(delivered as R);
-      try {
-        const result = await request.lookup(options.signal);
-        if (isFinal(result)) return settle(result);
-        observe(result);
-      } catch (error) {
-        if (options.signal?.aborted) throw options.signal.reason;
-        const transient = isTransient(error) || (isNotFoundError(error) && Date.now() < graceUntil);
-        if (!transient) throw error;
-        if (isRateLimitError(error) && error.retryAfterMs !== undefined) {
-          next = Math.max(next, error.retryAfterMs);
+      let delivered: StatusLike | undefined;
+      if (delay > 0) {
+        // Inline rather than a helper: one async frame per pending wait, not two.
+        const sleep = this.#enlist(request.referenceId, Math.min(delay, remaining), options.signal);
+        try {
+          await sleep.promise;
+        } finally {
+          this.#delist(request.referenceId, sleep);
         }
+        delivered = sleep.delivered;
+      }
+      let result: R | undefined = delivered && isFinal(delivered) ? (delivered as R) : undefined;
+      if (result === undefined) {
+        try {
+          result = await request.lookup(options.signal);
+        } catch (error) {
+          if (options.signal?.aborted) throw options.signal.reason;
+          const transient =
+            isTransient(error) || (isNotFoundError(error) && Date.now() < graceUntil);
+          if (!transient) throw error;
+          if (isRateLimitError(error) && error.retryAfterMs !== undefined) {
+            next = Math.max(next, error.retryAfterMs);
+          }
+        }
+      }
+      if (result !== undefined) {
+        const final = isFinal(result);
+        if (final) result = finalise(result);
+        // onStatus sees every change of status, the final one included.
+        if (result.status !== lastStatus?.status) options.onStatus?.(result);
+        lastStatus = result;
+        if (final) return result as Final<R>;
       }
       delay = spreadJitter(next);
     }
   }
 
-  async #sleep(
-    referenceId: string,
-    ms: number,
-    signal: AbortSignal | undefined,
-  ): Promise<StatusLike | undefined> {
-    const { promise, wake } = this.#scheduler.sleep(ms, signal);
-    let delivered: StatusLike | undefined;
-    const waker = (result?: StatusLike) => {
-      delivered = result;
-      wake();
-    };
+  /** A sleep between lookups, registered for wake-ups on its reference id. */
+  #enlist(referenceId: string, ms: number, signal: AbortSignal | undefined): WaitSleep {
+    const sleep: WaitSleep = this.#scheduler.sleep(ms, signal);
     const key = referenceId.toLowerCase();
-    const wakers = this.#waiting.get(key) ?? new Set();
-    this.#waiting.set(key, wakers);
-    wakers.add(waker);
-    try {
-      await promise;
-      return delivered;
-    } finally {
-      wakers.delete(waker);
-      if (wakers.size === 0) this.#waiting.delete(key);
+    const others = this.#waiting.get(key);
+    if (others === undefined) this.#waiting.set(key, sleep);
+    else if (Array.isArray(others)) others.push(sleep);
+    else this.#waiting.set(key, [others, sleep]);
+    return sleep;
+  }
+
+  #delist(referenceId: string, sleep: WaitSleep): void {
+    const key = referenceId.toLowerCase();
+    const sleeping = this.#waiting.get(key);
+    if (sleeping === sleep) this.#waiting.delete(key);
+    else if (Array.isArray(sleeping)) {
+      sleeping.splice(sleeping.indexOf(sleep), 1);
+      if (sleeping.length === 0) this.#waiting.delete(key);
     }
   }
 }
+
+type WaitSleep = Sleep<StatusLike>;
 
 /** A FAILED result always carries a reason, even when the service sent none. */
 function finalise<R extends StatusLike>(result: R): Final<R> {

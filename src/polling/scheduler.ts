@@ -1,16 +1,64 @@
-interface Entry {
-  at: number;
-  seq: number;
-  run: () => void;
-  done: boolean;
+/**
+ * One sleep in the heap. It is its own abort listener (`handleEvent`) and carries what a
+ * wake-up delivered, so a pending sleep costs one object and its promise, not a set of
+ * closures: thousands of idle waits each hold one.
+ */
+export class Sleep<T = unknown> {
+  readonly at: number;
+  readonly seq: number;
+  readonly promise: Promise<void>;
+  done = false;
+  /** What the waker handed over (e.g. a confirmed result); read once the sleep ends. */
+  delivered: T | undefined;
+  readonly #scheduler: Scheduler;
+  readonly #signal: AbortSignal | undefined;
+  #resolve: () => void = noop;
+  #reject: (reason: unknown) => void = noop;
+
+  constructor(scheduler: Scheduler, at: number, seq: number, signal: AbortSignal | undefined) {
+    this.#scheduler = scheduler;
+    this.at = at;
+    this.seq = seq;
+    this.#signal = signal;
+    this.promise = new Promise<void>((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
+  }
+
+  /** Due (or woken): resolves, once. */
+  run(): void {
+    if (this.done) return;
+    this.done = true;
+    this.#signal?.removeEventListener('abort', this);
+    this.#resolve();
+  }
+
+  /** Ends the sleep now; `delivered` is handed over even if it had just ended. */
+  wake(delivered?: T): void {
+    this.delivered = delivered;
+    if (this.done) return;
+    this.run();
+    this.#scheduler.rearm();
+  }
+
+  /** The signal's abort: rejects with its reason. */
+  handleEvent(): void {
+    if (this.done) return;
+    this.done = true;
+    this.#reject(this.#signal?.reason);
+    this.#scheduler.rearm(); // a finished sleep must not keep the timer (or the process) alive
+  }
 }
+
+const noop = () => {};
 
 /**
  * One timer for every pending wait: sleeps sit in a min-heap by due time and a single
  * setTimeout is armed for the earliest. Thousands of waits cost heap entries, not timers.
  */
 export class Scheduler {
-  readonly #heap: Entry[] = [];
+  readonly #heap: Sleep[] = [];
   #seq = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #timerAt = Number.POSITIVE_INFINITY;
@@ -19,51 +67,31 @@ export class Scheduler {
    * Resolves after `ms`, or at once when `wake()` is called, and rejects with the
    * signal's reason on abort.
    */
-  sleep(ms: number, signal?: AbortSignal): { promise: Promise<void>; wake(): void } {
-    let wake = () => {};
-    const promise = new Promise<void>((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const onAbort = () => {
-        entry.done = true;
-        reject(signal?.reason);
-        this.#arm(); // a finished sleep must not keep the timer (or the process) alive
-      };
-      const entry: Entry = {
-        at: Date.now() + Math.max(0, ms),
-        seq: this.#seq++,
-        done: false,
-        run: () => {
-          if (entry.done) return;
-          entry.done = true;
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        },
-      };
-      wake = () => {
-        if (entry.done) return;
-        entry.run();
-        this.#arm();
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.#push(entry);
-    });
-    return { promise, wake: () => wake() };
+  sleep<T = unknown>(ms: number, signal?: AbortSignal): Sleep<T> {
+    const sleep = new Sleep<T>(this, Date.now() + Math.max(0, ms), this.#seq++, signal);
+    if (signal?.aborted) {
+      sleep.handleEvent();
+      return sleep;
+    }
+    signal?.addEventListener('abort', sleep, { once: true });
+    this.#push(sleep);
+    return sleep;
   }
 
-  #push(entry: Entry): void {
+  #push(entry: Sleep): void {
     const heap = this.#heap;
     heap.push(entry);
     let i = heap.length - 1;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (!before(heap[i] as Entry, heap[parent] as Entry)) break;
-      [heap[i], heap[parent]] = [heap[parent] as Entry, heap[i] as Entry];
+      if (!before(heap[i] as Sleep, heap[parent] as Sleep)) break;
+      [heap[i], heap[parent]] = [heap[parent] as Sleep, heap[i] as Sleep];
       i = parent;
     }
-    this.#arm();
+    this.rearm();
   }
 
-  #pop(): Entry | undefined {
+  #pop(): Sleep | undefined {
     const heap = this.#heap;
     const top = heap[0];
     const last = heap.pop();
@@ -74,10 +102,10 @@ export class Scheduler {
         const l = 2 * i + 1;
         const r = l + 1;
         let m = i;
-        if (l < heap.length && before(heap[l] as Entry, heap[m] as Entry)) m = l;
-        if (r < heap.length && before(heap[r] as Entry, heap[m] as Entry)) m = r;
+        if (l < heap.length && before(heap[l] as Sleep, heap[m] as Sleep)) m = l;
+        if (r < heap.length && before(heap[r] as Sleep, heap[m] as Sleep)) m = r;
         if (m === i) break;
-        [heap[i], heap[m]] = [heap[m] as Entry, heap[i] as Entry];
+        [heap[i], heap[m]] = [heap[m] as Sleep, heap[i] as Sleep];
         i = m;
       }
     }
@@ -85,7 +113,7 @@ export class Scheduler {
   }
 
   /** Keeps exactly one timer, set for the earliest live entry. */
-  #arm(): void {
+  rearm(): void {
     while (this.#heap[0]?.done) this.#pop();
     const next = this.#heap[0];
     if (!next) {
@@ -105,7 +133,7 @@ export class Scheduler {
     while (this.#heap[0] && (this.#heap[0].done || this.#heap[0].at <= now)) {
       this.#pop()?.run();
     }
-    this.#arm();
+    this.rearm();
   }
 
   #clear(): void {
@@ -115,6 +143,6 @@ export class Scheduler {
   }
 }
 
-function before(a: Entry, b: Entry): boolean {
+function before(a: Sleep, b: Sleep): boolean {
   return a.at < b.at || (a.at === b.at && a.seq < b.seq);
 }

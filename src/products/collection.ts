@@ -1,5 +1,4 @@
 import type { AccessToken } from '../auth/access-token';
-import { defineOperation } from '../core/operation';
 import type { OperationPromise } from '../core/operation-promise';
 import type { MomoClientOptions, RequestOptions } from '../core/options';
 import type { Final, WaitOptions } from '../polling/poller';
@@ -21,92 +20,74 @@ import {
 } from '../schemas/collection';
 import { currency } from '../schemas/common';
 import type { StandardDisbursementAccepted, StandardDisbursementBody } from '../schemas/standard';
-import {
-  type Balance,
-  balance,
-  type TransactionResult,
-  transactionResult,
-} from '../schemas/transactions';
+import { type Balance, balance, type TransactionResult } from '../schemas/transactions';
 import { validateInput } from '../schemas/validate';
+import { creating, endpoint, lookup } from './endpoints';
 import { ProductApi, referenceIdParam, type Submitted } from './product-api';
 import { standardStyle } from './standard-style';
 
 const product = 'collection';
-const bearer = { product, auth: 'bearer' } as const;
-const creating = { ...bearer, creates: true, callback: true } as const;
-const lookup = (name: string, path: string) =>
-  defineOperation({
-    ...bearer,
-    name: `collection.${name}`,
-    method: 'GET',
-    path,
-    params: referenceIdParam,
-    result: transactionResult,
-  });
 
 /** Collection endpoints, as the specification lists them. */
 const op = {
   ...standardStyle,
-  requestToPay: defineOperation({
-    ...creating,
-    name: 'collection.requestToPay',
-    method: 'POST',
-    path: '/collection/v1_0/requesttopay',
-    body: requestToPayBody,
-  }),
-  requestToWithdraw: defineOperation({
-    ...creating,
-    name: 'collection.requestToWithdraw',
-    method: 'PUT',
-    path: '/collection/v2_0/requesttowithdraw',
-    body: requestToPayBody,
-  }), // 4.10
-  redeemVoucher: defineOperation({
-    ...creating,
-    name: 'collection.redeemVoucher',
-    method: 'POST',
-    path: '/collection/v2_0/voucher/{voucherToken}/redeem',
-    params: { voucherToken },
-    body: voucherRedeemBody,
-  }), // 4.12
-  getRequestToPay: lookup('getRequestToPay', '/collection/v1_0/requesttopay/{referenceId}'),
-  getRequestToWithdraw: lookup(
-    'getRequestToWithdraw',
-    '/collection/v1_0/requesttowithdraw/{referenceId}',
+  requestToPay: creating(
+    product,
+    'requestToPay',
+    'POST /collection/v1_0/requesttopay',
+    requestToPayBody,
   ),
-  sendDeliveryNotification: defineOperation({
-    ...bearer,
-    name: 'collection.sendDeliveryNotification',
-    method: 'POST',
-    path: '/collection/v1_0/requesttopay/{referenceId}/deliverynotification',
-    params: referenceIdParam,
-    body: deliveryNotificationBody,
-    // 429 "occurs only after a successful attempt" (spec 4.14): on a retry it means delivered.
-    landed: ({ status }) => status === 429,
-  }), // 4.14
-  getVoucherOtp: defineOperation({
-    ...bearer,
-    name: 'collection.getVoucherOtp',
-    method: 'GET',
-    path: '/collection/v3_0/voucher/{voucherToken}/otp/cancel',
-    params: { voucherToken },
-    result: voucherOtp,
-  }), // 4.15
-  getBalance: defineOperation({
-    ...bearer,
-    name: 'collection.getBalance',
-    method: 'GET',
-    path: '/collection/v1_0/account/balance',
+  requestToWithdraw: creating(
+    product,
+    'requestToWithdraw',
+    'PUT /collection/v2_0/requesttowithdraw',
+    requestToPayBody,
+  ), // 4.10
+  redeemVoucher: creating(
+    product,
+    'redeemVoucher',
+    'POST /collection/v2_0/voucher/{voucherToken}/redeem',
+    voucherRedeemBody,
+    { params: { voucherToken } },
+  ), // 4.12
+  getRequestToPay: lookup(
+    product,
+    'getRequestToPay',
+    'GET /collection/v1_0/requesttopay/{referenceId}',
+  ),
+  getRequestToWithdraw: lookup(
+    product,
+    'getRequestToWithdraw',
+    'GET /collection/v1_0/requesttowithdraw/{referenceId}',
+  ),
+  sendDeliveryNotification: endpoint(
+    product,
+    'sendDeliveryNotification',
+    'POST /collection/v1_0/requesttopay/{referenceId}/deliverynotification',
+    { body: deliveryNotificationBody },
+    {
+      params: referenceIdParam,
+      // 429 "occurs only after a successful attempt" (spec 4.14): on a retry it means delivered.
+      landed: ({ status }) => status === 429,
+    },
+  ), // 4.14
+  getVoucherOtp: endpoint(
+    product,
+    'getVoucherOtp',
+    'GET /collection/v3_0/voucher/{voucherToken}/otp/cancel',
+    { result: voucherOtp },
+    { params: { voucherToken } },
+  ), // 4.15
+  getBalance: endpoint(product, 'getBalance', 'GET /collection/v1_0/account/balance', {
     result: balance,
   }),
-  getBalanceInCurrency: defineOperation({
-    ...bearer,
-    name: 'collection.getBalance',
-    method: 'GET',
-    path: '/collection/v1_0/account/balance/{currency}',
-    params: { currency },
-    result: balance,
-  }), // 4.16
+  getBalanceInCurrency: endpoint(
+    product,
+    'getBalance',
+    'GET /collection/v1_0/account/balance/{currency}',
+    { result: balance },
+    { params: { currency } },
+  ), // 4.16
 };
 
 type Result = TransactionResult;

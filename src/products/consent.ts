@@ -1,6 +1,5 @@
 import { type ConsentRequest, consentError, consentRequest } from '../auth/consent-request';
 import { ConsentToken } from '../auth/consent-token';
-import { defineOperation } from '../core/operation';
 import type { MomoClientOptions, RequestOptions } from '../core/options';
 import { checkCallbackUrl } from '../core/url';
 import { ValidationError } from '../errors';
@@ -13,32 +12,27 @@ import {
   consentTokenResponse,
 } from '../schemas/consent';
 import { validateInput } from '../schemas/validate';
+import { endpoint } from './endpoints';
 import { ProductApi } from './product-api';
 
 /** Both consent endpoints are Collection's (DESIGN 3: `...withnewcapabilities` → base product). */
 const product = 'collection';
 
 const op = {
-  authorize: defineOperation({
-    name: 'consent.authorize',
-    method: 'POST',
-    path: '/collectionwithnewcapabilities/v1_0/bc-authorize',
+  authorize: endpoint(
     product,
-    auth: 'bearer',
-    encoding: 'form',
-    body: authorizeForm,
-    result: consentRequestResponse,
-  }), // 4.21
-  getToken: defineOperation({
-    name: 'consent.getToken',
-    method: 'POST',
-    path: '/collection/oauth2/token/',
+    'consent.authorize',
+    'POST /collectionwithnewcapabilities/v1_0/bc-authorize',
+    { body: authorizeForm, result: consentRequestResponse },
+    { encoding: 'form' },
+  ), // 4.21
+  getToken: endpoint(
     product,
-    auth: 'basic',
-    encoding: 'form',
-    body: consentTokenForm,
-    result: consentTokenResponse,
-  }), // 4.9
+    'consent.getToken',
+    'POST /collection/oauth2/token/',
+    { body: consentTokenForm, result: consentTokenResponse },
+    { auth: 'basic', encoding: 'form' },
+  ), // 4.9
 };
 
 /** The consent (CIBA) flow: ask the account holder, then collect their consent token. */

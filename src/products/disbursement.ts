@@ -1,6 +1,5 @@
 import type { AccessToken } from '../auth/access-token';
 import type { ConsentRequestOptions } from '../auth/consent-token';
-import { defineOperation } from '../core/operation';
 import type { OperationPromise } from '../core/operation-promise';
 import type { MomoClientOptions, RequestOptions } from '../core/options';
 import type { Final, WaitOptions } from '../polling/poller';
@@ -16,87 +15,51 @@ import {
   refundBody,
   type TransactionResult,
   type TransferBody,
-  transactionResult,
   transferBody,
 } from '../schemas/transactions';
-import { ProductApi, referenceIdParam } from './product-api';
+import { creating, endpoint, lookup } from './endpoints';
+import { ProductApi } from './product-api';
 
 const product = 'disbursement';
-const creating = { product, auth: 'bearer', creates: true, callback: true } as const;
-const lookup = (name: string, path: string) =>
-  defineOperation({
-    name: `disbursement.${name}`,
-    method: 'GET',
-    path,
-    product,
-    auth: 'bearer',
-    params: referenceIdParam,
-    result: transactionResult,
-  });
+const consent = { auth: 'consent' } as const;
 
 /** Disbursement endpoints, as the specification lists them. */
 const op = {
-  transfer: defineOperation({
-    ...creating,
-    name: 'disbursement.transfer',
-    method: 'POST',
-    path: '/disbursement/v1_0/transfer',
-    body: transferBody,
-  }),
-  deposit: defineOperation({
-    ...creating,
-    name: 'disbursement.deposit',
-    method: 'POST',
-    path: '/disbursement/v1_0/deposit',
-    body: transferBody,
-  }), // 4.5
-  refund: defineOperation({
-    ...creating,
-    name: 'disbursement.refund',
-    method: 'POST',
-    path: '/disbursement/v1_0/refund',
-    body: refundBody,
-  }), // 4.4
-  transferWithConsent: defineOperation({
-    ...creating,
-    auth: 'consent',
-    name: 'disbursement.transferWithConsent',
-    method: 'POST',
-    path: '/disbursement/oauth2/v1_0/transfer',
-    body: consentPaymentBody,
-  }), // 4.3
-  merchantPaymentWithConsent: defineOperation({
-    ...creating,
-    auth: 'consent',
-    name: 'disbursement.merchantPaymentWithConsent',
-    method: 'POST',
-    path: '/disbursement/oauth2/v1_0/merchantpayment',
-    body: consentPaymentBody,
-  }), // 4.13
-  getTransfer: lookup('getTransfer', '/disbursement/v1_0/transfer/{referenceId}'),
-  getDeposit: lookup('getDeposit', '/disbursement/v1_0/deposit/{referenceId}'),
-  getRefund: lookup('getRefund', '/disbursement/v1_0/refund/{referenceId}'),
-  getMerchantPayment: lookup(
-    'getMerchantPayment',
-    '/disbursementwithnewcapabilities/oauth2/v1_0/merchantpayment/{referenceId}',
-  ), // 4.1
-  getBalance: defineOperation({
-    name: 'disbursement.getBalance',
-    method: 'GET',
-    path: '/disbursement/v1_0/account/balance',
+  transfer: creating(product, 'transfer', 'POST /disbursement/v1_0/transfer', transferBody),
+  deposit: creating(product, 'deposit', 'POST /disbursement/v1_0/deposit', transferBody), // 4.5
+  refund: creating(product, 'refund', 'POST /disbursement/v1_0/refund', refundBody), // 4.4
+  transferWithConsent: creating(
     product,
-    auth: 'bearer',
+    'transferWithConsent',
+    'POST /disbursement/oauth2/v1_0/transfer',
+    consentPaymentBody,
+    consent,
+  ), // 4.3
+  merchantPaymentWithConsent: creating(
+    product,
+    'merchantPaymentWithConsent',
+    'POST /disbursement/oauth2/v1_0/merchantpayment',
+    consentPaymentBody,
+    consent,
+  ), // 4.13
+  getTransfer: lookup(product, 'getTransfer', 'GET /disbursement/v1_0/transfer/{referenceId}'),
+  getDeposit: lookup(product, 'getDeposit', 'GET /disbursement/v1_0/deposit/{referenceId}'),
+  getRefund: lookup(product, 'getRefund', 'GET /disbursement/v1_0/refund/{referenceId}'),
+  getMerchantPayment: lookup(
+    product,
+    'getMerchantPayment',
+    'GET /disbursementwithnewcapabilities/oauth2/v1_0/merchantpayment/{referenceId}',
+  ), // 4.1
+  getBalance: endpoint(product, 'getBalance', 'GET /disbursement/v1_0/account/balance', {
     result: balance,
   }), // 4.19
-  getBasicUserInfo: defineOperation({
-    name: 'disbursement.getBasicUserInfo',
-    method: 'GET',
-    path: '/disbursement/v1_0/accountholder/msisdn/{msisdn}/basicuserinfo',
+  getBasicUserInfo: endpoint(
     product,
-    auth: 'bearer',
-    params: { msisdn },
-    result: basicUserInfo,
-  }), // 4.18
+    'getBasicUserInfo',
+    'GET /disbursement/v1_0/accountholder/msisdn/{msisdn}/basicuserinfo',
+    { result: basicUserInfo },
+    { params: { msisdn } },
+  ), // 4.18
 };
 
 type Result = TransactionResult;

@@ -77,7 +77,7 @@ export class ProductApi {
   ): OperationPromise<R> {
     const input = withReferenceId(options);
     // Tracked before sending: a fast callback may arrive before the 202 is read.
-    if (input.referenceId) this.#track(lookup, input.referenceId, op.name);
+    const tracked = input.referenceId ? this.#track(lookup, input.referenceId, op.name) : undefined;
     const call = { body, options: input.options };
     const accepted = this.#journalled(op, input.referenceId, call).then((res): Accepted<R> => {
       const referenceId = res.referenceId as string;
@@ -86,7 +86,7 @@ export class ProductApi {
         referenceId,
         ...(res.callbackUrl ? { callbackUrl: res.callbackUrl } : {}),
         status: (o) => this.lookup(lookup, referenceId, o),
-        wait: (o) => this.waitFor(lookup, referenceId, o, acceptedAt),
+        wait: (o) => this.waitFor(lookup, referenceId, o, acceptedAt, tracked),
       };
     });
     return toOperationPromise(accepted);
@@ -121,20 +121,26 @@ export class ProductApi {
   waitFor<R extends Status>(
     op: Lookup<R>,
     referenceId: string,
-    options: WaitOptions<R> = {},
+    options: WaitOptions<R> = NO_WAIT_OPTIONS,
     acceptedAt?: number,
+    /** The lookup `create` tracked for this id: shared, not made again, per pending wait. */
+    tracked?: (signal?: AbortSignal) => Promise<R>,
   ): Promise<Final<R>> {
     // Check the id up front so a bad one fails at once rather than after polling.
     const checked = this.#ctx.transport.check(op, { params: { referenceId } });
     if (checked) return Promise.reject(checked);
-    if (!this.#ctx.operations.get(referenceId)?.lookup) this.#track(op, referenceId);
+    const lookup =
+      tracked ??
+      (this.#ctx.operations.get(referenceId)?.lookup
+        ? this.#lookupOf(op, referenceId)
+        : this.#track(op, referenceId));
     return this.#ctx.poller
       .wait(
         {
           operation: op.name,
           referenceId,
-          lookup: (signal) => this.lookup(op, referenceId, signal ? { signal } : {}),
-          ...(acceptedAt === undefined ? {} : { acceptedAt }),
+          lookup,
+          acceptedAt, // a plain field, not a spread: a smaller object per pending wait
         },
         options,
       )
@@ -162,12 +168,18 @@ export class ProductApi {
   }
 
   /** Lets the callback handler confirm callbacks for this id by its lookup. */
-  #track<R extends Status>(op: Lookup<R>, referenceId: string, operation = op.name): void {
-    this.#ctx.operations.track(referenceId, {
-      operation,
-      lookup: (signal) => this.lookup(op, referenceId, signal ? { signal } : {}),
-    });
+  #track<R extends Status>(op: Lookup<R>, referenceId: string, operation = op.name) {
+    const lookup = this.#lookupOf(op, referenceId);
+    this.#ctx.operations.track(referenceId, { operation, lookup });
+    return lookup;
+  }
+
+  #lookupOf<R>(op: Lookup<R>, referenceId: string) {
+    return (signal?: AbortSignal) => this.lookup(op, referenceId, signal ? { signal } : {});
   }
 }
+
+/** Shared by every wait called without options (each pending wait keeps its options). */
+const NO_WAIT_OPTIONS: WaitOptions<never> = Object.freeze({});
 
 export const referenceIdParam = { referenceId: uuidV4 };

@@ -1,6 +1,5 @@
 import type { AccessToken } from '../auth/access-token';
 import type { ConsentRequestOptions } from '../auth/consent-token';
-import { defineOperation } from '../core/operation';
 import type { OperationPromise } from '../core/operation-promise';
 import type { MomoClientOptions, RequestOptions } from '../core/options';
 import type { Final, WaitOptions } from '../polling/poller';
@@ -12,59 +11,35 @@ import {
   type UserInfo,
   userInfo,
 } from '../schemas/remittance';
-import {
-  type TransactionResult,
-  type TransferBody,
-  transactionResult,
-  transferBody,
-} from '../schemas/transactions';
-import { ProductApi, referenceIdParam } from './product-api';
+import { type TransactionResult, type TransferBody, transferBody } from '../schemas/transactions';
+import { creating, endpoint, lookup } from './endpoints';
+import { ProductApi } from './product-api';
 
 const product = 'remittance';
-const creating = { product, auth: 'bearer', creates: true, callback: true } as const;
 
 /** Remittance endpoints, as the specification lists them. */
 const op = {
-  transfer: defineOperation({
-    ...creating,
-    name: 'remittance.transfer',
-    method: 'POST',
-    path: '/remittance/v1_0/transfer',
-    body: transferBody,
-  }), // 4.2
-  cashTransfer: defineOperation({
-    ...creating,
-    name: 'remittance.cashTransfer',
-    method: 'POST',
-    path: '/remittance/v2_0/cashtransfer',
-    body: cashTransferBody,
-  }), // 4.8
-  getTransfer: defineOperation({
+  transfer: creating(product, 'transfer', 'POST /remittance/v1_0/transfer', transferBody), // 4.2
+  cashTransfer: creating(
     product,
-    auth: 'bearer',
-    name: 'remittance.getTransfer',
-    method: 'GET',
-    path: '/remittance/v1_0/transfer/{referenceId}',
-    params: referenceIdParam,
-    result: transactionResult,
-  }),
-  getCashTransfer: defineOperation({
+    'cashTransfer',
+    'POST /remittance/v2_0/cashtransfer',
+    cashTransferBody,
+  ), // 4.8
+  getTransfer: lookup(product, 'getTransfer', 'GET /remittance/v1_0/transfer/{referenceId}'),
+  getCashTransfer: lookup(
     product,
-    auth: 'bearer',
-    name: 'remittance.getCashTransfer',
-    method: 'GET',
-    path: '/remittance/v2_0/cashtransfer/{referenceId}',
-    params: referenceIdParam,
-    result: cashTransferResult,
-  }),
-  getUserInfo: defineOperation({
+    'getCashTransfer',
+    'GET /remittance/v2_0/cashtransfer/{referenceId}',
+    cashTransferResult,
+  ),
+  getUserInfo: endpoint(
     product,
-    auth: 'consent',
-    name: 'remittance.getUserInfo',
-    method: 'GET',
-    path: '/remittance/oauth2/v1_0/userinfo',
-    result: userInfo,
-  }), // 4.20
+    'getUserInfo',
+    'GET /remittance/oauth2/v1_0/userinfo',
+    { result: userInfo },
+    { auth: 'consent' },
+  ), // 4.20
 };
 
 type Result = TransactionResult;
