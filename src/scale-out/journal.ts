@@ -42,16 +42,25 @@ export interface Journal {
 export interface InMemoryJournalOptions {
   /** How long a finished entry stays readable by `get()`. Default 1 hour. */
   retentionMs?: number;
-  /** Bound on entries held; the oldest finished ones go first, then the oldest pending. Default 10 000. */
+  /**
+   * Bound on finished entries held (the oldest go first). Pending entries are never
+   * dropped: they are money in flight. Default 10 000.
+   */
   maxEntries?: number;
 }
 
-/** The default journal: this process only, gone with it. */
+/**
+ * The default journal: this process only, gone with it. Pending and finished entries
+ * live apart, so that neither bound nor retention ever costs a walk over what is in
+ * flight, and no pending entry is ever evicted.
+ */
 export class InMemoryJournal implements Journal {
-  readonly #entries = new Map<string, JournalEntry>();
+  /** By lower-cased reference id, oldest first. */
+  readonly #pending = new Map<string, JournalEntry>();
+  /** By lower-cased reference id, in the order they finished. */
+  readonly #finished = new Map<string, JournalEntry>();
   readonly #retentionMs: number;
   readonly #maxEntries: number;
-  #recordsSincePrune = 0;
 
   constructor(options: InMemoryJournalOptions = {}) {
     this.#retentionMs = options.retentionMs ?? 60 * 60 * 1000;
@@ -60,59 +69,54 @@ export class InMemoryJournal implements Journal {
 
   async record(entry: JournalRecord): Promise<void> {
     const key = entry.referenceId.toLowerCase();
-    const existing = this.#entries.get(key);
-    if (existing && existing.outcome === undefined) return;
-    this.#entries.delete(key); // newest last
-    this.#entries.set(key, { ...entry });
-    // Pruning walks every entry: do it now and then, or when over the bound.
-    if (++this.#recordsSincePrune >= 256 || this.#entries.size > this.#maxEntries) {
-      this.#recordsSincePrune = 0;
-      this.#prune(Date.now());
-    }
+    if (this.#pending.has(key)) return; // an id already pending keeps its first record
+    this.#finished.delete(key);
+    this.#pending.set(key, { ...entry });
   }
 
   async finish(referenceId: string, outcome: JournalOutcome, finishedAt: number): Promise<void> {
-    const entry = this.#entries.get(referenceId.toLowerCase());
-    if (entry && entry.outcome === undefined) Object.assign(entry, { outcome, finishedAt });
+    const key = referenceId.toLowerCase();
+    const entry = this.#pending.get(key);
+    if (!entry) return;
+    this.#pending.delete(key);
+    this.#finished.set(key, Object.assign(entry, { outcome, finishedAt }));
+    this.#prune(Date.now());
   }
 
   async get(referenceId: string): Promise<JournalEntry | undefined> {
-    const entry = this.#entries.get(referenceId.toLowerCase());
+    const key = referenceId.toLowerCase();
+    const entry = this.#pending.get(key) ?? this.#finished.get(key);
     return entry && !this.#expired(entry, Date.now()) ? { ...entry } : undefined;
   }
 
   async pending(): Promise<JournalEntry[]> {
-    return [...this.#entries.values()]
-      .filter((entry) => entry.outcome === undefined)
+    return [...this.#pending.values()]
       .sort((a, b) => a.createdAt - b.createdAt)
       .map((entry) => ({ ...entry }));
   }
 
   /** Takes every entry out (pending and finished), e.g. to copy them to a durable journal. */
   drain(): JournalEntry[] {
-    const all = [...this.#entries.values()];
-    this.#entries.clear();
+    const all = [...this.#finished.values(), ...this.#pending.values()];
+    this.#pending.clear();
+    this.#finished.clear();
     return all;
   }
 
   /** Entries kept in memory (pending and finished). */
   get size(): number {
-    return this.#entries.size;
+    return this.#pending.size + this.#finished.size;
   }
 
   #expired(entry: JournalEntry, now: number): boolean {
     return entry.finishedAt !== undefined && entry.finishedAt + this.#retentionMs <= now;
   }
 
+  /** Drops finished entries past their retention or over the bound, oldest first: O(dropped). */
   #prune(now: number): void {
-    for (const [key, entry] of this.#entries) {
-      if (this.#expired(entry, now)) this.#entries.delete(key);
-    }
-    for (const wanted of [true, false]) {
-      for (const [key, entry] of this.#entries) {
-        if (this.#entries.size <= this.#maxEntries) return;
-        if ((entry.outcome !== undefined) === wanted) this.#entries.delete(key);
-      }
+    for (const [key, entry] of this.#finished) {
+      if (this.#finished.size <= this.#maxEntries && !this.#expired(entry, now)) return;
+      this.#finished.delete(key);
     }
   }
 }
