@@ -21,10 +21,11 @@ export async function attempt(
   limiter: Limiter,
   plan: AttemptPlan,
   exchange: Omit<Exchange, 'signal' | 'deadline'>,
+  /** A slot already taken for this exchange (see takeSlot), with its deadline. */
+  taken?: { deadline: number },
 ): Promise<Answer> {
-  const { signal, timeoutMs } = plan;
-  const deadline = Date.now() + timeoutMs;
-  await limiter.acquire(signal, deadline, () => timedOut(plan, 'waiting for a free request slot'));
+  const { signal } = plan;
+  const deadline = taken?.deadline ?? (await takeSlot(limiter, plan));
   try {
     return await http.exchange({ ...exchange, deadline, signal });
   } catch (error) {
@@ -34,6 +35,15 @@ export async function attempt(
   } finally {
     limiter.release();
   }
+}
+
+/** Waits for an in-flight slot; resolves with the attempt's deadline, which the wait counts against. */
+export async function takeSlot(limiter: Limiter, plan: AttemptPlan): Promise<number> {
+  const deadline = Date.now() + plan.timeoutMs;
+  await limiter.acquire(plan.signal, deadline, () =>
+    timedOut(plan, 'waiting for a free request slot'),
+  );
+  return deadline;
 }
 
 function where(plan: AttemptPlan): string {

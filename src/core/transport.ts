@@ -1,7 +1,7 @@
 import { isMomoError, type MomoError } from '../errors';
 import { readAnswer } from './answer';
-import { attempt } from './attempt';
-import type { Authorizer, CallInput, CallResult } from './call';
+import { type AttemptPlan, attempt, takeSlot } from './attempt';
+import type { Authorization, Authorizer, CallInput, CallResult } from './call';
 import type { Config } from './config';
 import { callHeaders } from './headers';
 import { type FastPath, Http } from './http';
@@ -81,6 +81,23 @@ export class Transport {
     });
     const { signal } = options;
     const timeoutMs = options.timeoutMs ?? config.timeoutMs;
+
+    const authorize = () =>
+      credentials
+        ? this.#auth.authorization(op as Operation, credentials, options)
+        : Promise.resolve<Authorization>({ value: undefined });
+
+    if (beforeSend) await beforeSend();
+    // The first attempt is authorized and takes its in-flight slot before the retry loop
+    // is built: a call queued behind the limit holds its request and little else.
+    const first = await this.#firstAttempt(authorize, {
+      operation: op.name,
+      referenceId,
+      attempt: 1,
+      timeoutMs,
+      signal,
+    });
+
     const info = (n: number): RequestInfo => ({
       operation: op.name,
       method: op.method,
@@ -88,12 +105,11 @@ export class Transport {
       referenceId,
       attempt: n,
     });
-
     const once = async (n: number): Promise<CallResult<TResult>> => {
       for (let replayed = false; ; replayed = true) {
-        const auth = credentials
-          ? await this.#auth.authorization(op as Operation, credentials, options)
-          : { value: undefined };
+        const ready = n === 1 && !replayed ? first : undefined;
+        if (ready?.failure !== undefined) throw ready.failure.error;
+        const auth = ready?.auth ?? (await authorize());
         const started = Date.now();
         config.log('debug', `${op.method} ${request.path}`, { operation: op.name, referenceId });
         callHook(config.hooks.onRequest, info(n));
@@ -106,7 +122,7 @@ export class Transport {
         };
         let answer: Awaited<ReturnType<typeof attempt>>;
         try {
-          answer = await attempt(this.#http, this.#limiter, plan, exchange);
+          answer = await attempt(this.#http, this.#limiter, plan, exchange, ready);
         } catch (error) {
           const durationMs = Date.now() - started;
           const failure = isMomoError(error) ? { error } : {};
@@ -128,7 +144,6 @@ export class Transport {
       }
     };
 
-    if (beforeSend) await beforeSend();
     return withRetries(
       once,
       { ...config.retry, maxRetries: options.maxRetries ?? config.retry.maxRetries },
@@ -147,4 +162,25 @@ export class Transport {
       },
     );
   }
+
+  /**
+   * Authorizes the first attempt and takes its slot. A failure is not thrown here but
+   * handed to the first attempt, so the retry loop treats it as it treats any other.
+   */
+  async #firstAttempt(
+    authorize: () => Promise<Authorization>,
+    plan: AttemptPlan,
+  ): Promise<FirstAttempt> {
+    try {
+      const auth = await authorize();
+      return { auth, deadline: await takeSlot(this.#limiter, plan) };
+    } catch (error) {
+      return { failure: { error } };
+    }
+  }
 }
+
+/** The first attempt, made ready: authorized with its slot taken, or what stopped it. */
+type FirstAttempt =
+  | { auth: Authorization; deadline: number; failure?: undefined }
+  | { failure: { error: unknown }; auth?: undefined; deadline?: undefined };

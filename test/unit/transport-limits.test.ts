@@ -84,6 +84,36 @@ describe('the transport under load and stalls', () => {
     expect(service.seen.filter((s) => s.path.endsWith('/deposit'))).toHaveLength(1);
   });
 
+  it('retries a call whose first attempt timed out in the queue, like any timeout', async () => {
+    let deposits = 0;
+    service = await startLoopbackService({
+      'POST /disbursement/v1_0/deposit': (_req, res) => {
+        // The first deposit holds the only slot for 300 ms; later ones answer at once.
+        setTimeout(
+          () => {
+            res.statusCode = 202;
+            res.end();
+          },
+          deposits++ === 0 ? 300 : 0,
+        );
+      },
+    });
+    const retries: number[] = [];
+    const momo = new MomoClient({
+      ...service.options,
+      maxConcurrency: 1,
+      hooks: { onRetry: ({ attempt }) => void retries.push(attempt) },
+    });
+    await momo.disbursement.getBalance().catch(() => {}); // the token is cached
+    const first = momo.disbursement.deposit(transferBody);
+    const second = await momo.disbursement.deposit(transferBody, { timeoutMs: 100 });
+    await first;
+    expect(retries).toEqual([1]); // attempt 1 waited past its deadline, attempt 2 went out
+    const sent = service.seen.filter((s) => s.path.endsWith('/deposit'));
+    expect(sent.map((s) => s.headers['x-reference-id'])).toContain(second.referenceId);
+    expect(sent).toHaveLength(2);
+  });
+
   it('lets a queued call go when its caller aborts', async () => {
     service = await startLoopbackService({
       'POST /disbursement/v1_0/deposit': (_req, res) => {
