@@ -16,6 +16,7 @@ const tokenOperation = (product: ProductName) =>
     product,
     auth: 'basic',
     routing: 'none',
+    limited: false,
     result: accessTokenResponse,
   });
 

@@ -18,14 +18,16 @@ export interface AttemptPlan {
  */
 export async function attempt(
   http: Http,
-  limiter: Limiter,
+  /** Undefined for an operation the in-flight limit does not hold back. */
+  limiter: Limiter | undefined,
   plan: AttemptPlan,
   exchange: Omit<Exchange, 'signal' | 'deadline'>,
   /** A slot already taken for this exchange (see takeSlot), with its deadline. */
   taken?: { deadline: number },
 ): Promise<Answer> {
   const { signal } = plan;
-  const deadline = taken?.deadline ?? (await takeSlot(limiter, plan));
+  const deadline =
+    taken?.deadline ?? (limiter ? await takeSlot(limiter, plan) : Date.now() + plan.timeoutMs);
   try {
     return await http.exchange({ ...exchange, deadline, signal });
   } catch (error) {
@@ -33,7 +35,7 @@ export async function attempt(
     if ((error as Error)?.name === 'TimeoutError') throw timedOut(plan, 'no complete answer');
     throw noResponse(error, plan);
   } finally {
-    limiter.release();
+    limiter?.release();
   }
 }
 

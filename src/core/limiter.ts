@@ -26,6 +26,13 @@ export class Limiter {
     return this.#queue.length - this.#head;
   }
 
+  /** Takes a slot at once if one is free and nobody queues (call `release` after), else false. */
+  tryAcquire(): boolean {
+    if (this.#active >= this.#max || this.queued > 0) return false;
+    this.#active++;
+    return true;
+  }
+
   /**
    * Resolves when a slot is free (call `release` exactly once after), rejects with the
    * signal's reason on abort, or with `expired()` when `deadline` (epoch ms) passes.

@@ -49,6 +49,12 @@ export interface Operation<TBody = unknown, TResult = unknown> {
    * never worth retrying). Creating calls default to 409 RESOURCE_ALREADY_EXIST.
    */
   landed?: (answer: AnswerFields) => boolean;
+  /**
+   * `false`: not held back by the client's in-flight limit. Only the API-user token
+   * request: calls waiting for a token hold their slots, and single flight keeps at
+   * most one token request per product in flight.
+   */
+  limited?: false;
 }
 
 export function defineOperation<TBody = never, TResult = undefined>(

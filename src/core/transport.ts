@@ -88,15 +88,20 @@ export class Transport {
         : Promise.resolve<Authorization>({ value: undefined });
 
     if (beforeSend) await beforeSend();
-    // The first attempt is authorized and takes its in-flight slot before the retry loop
-    // is built: a call queued behind the limit holds its request and little else.
-    const first = await this.#firstAttempt(authorize, {
-      operation: op.name,
-      referenceId,
-      attempt: 1,
-      timeoutMs,
-      signal,
-    });
+    // The first attempt takes its in-flight slot, then its authorization, before the
+    // retry loop is built: a call queued behind the limit holds its request and little
+    // else. (The token request is not limited, so a slot held while a token is fetched
+    // starves nothing.)
+    const limiter = op.limited === false ? undefined : this.#limiter;
+    const first = limiter
+      ? await this.#firstAttempt(limiter, authorize, {
+          operation: op.name,
+          referenceId,
+          attempt: 1,
+          timeoutMs,
+          signal,
+        })
+      : undefined;
 
     const info = (n: number): RequestInfo => ({
       operation: op.name,
@@ -122,7 +127,7 @@ export class Transport {
         };
         let answer: Awaited<ReturnType<typeof attempt>>;
         try {
-          answer = await attempt(this.#http, this.#limiter, plan, exchange, ready);
+          answer = await attempt(this.#http, limiter, plan, exchange, ready);
         } catch (error) {
           const durationMs = Date.now() - started;
           const failure = isMomoError(error) ? { error } : {};
@@ -164,17 +169,27 @@ export class Transport {
   }
 
   /**
-   * Authorizes the first attempt and takes its slot. A failure is not thrown here but
-   * handed to the first attempt, so the retry loop treats it as it treats any other.
+   * Takes the first attempt's slot (at once when one is free), then authorizes it. A
+   * failure is not thrown here but handed to the first attempt, so the retry loop
+   * treats it as it treats any other. The deadline counts the wait in the queue, not
+   * the wait for a token.
    */
   async #firstAttempt(
+    limiter: Limiter,
     authorize: () => Promise<Authorization>,
     plan: AttemptPlan,
   ): Promise<FirstAttempt> {
+    let queuedDeadline: number | undefined;
+    try {
+      if (!limiter.tryAcquire()) queuedDeadline = await takeSlot(limiter, plan);
+    } catch (error) {
+      return { failure: { error } };
+    }
     try {
       const auth = await authorize();
-      return { auth, deadline: await takeSlot(this.#limiter, plan) };
+      return { auth, deadline: queuedDeadline ?? Date.now() + plan.timeoutMs };
     } catch (error) {
+      limiter.release(); // taken, never used
       return { failure: { error } };
     }
   }

@@ -29,6 +29,18 @@ describe('the transport under load and stalls', () => {
     expect(service.stats.peakSockets).toBeLessThanOrEqual(8); // the Node pool's cap
   });
 
+  it('never starves the token request: a cold burst past the limit makes one token request', async () => {
+    service = await startLoopbackService();
+    // Every slot is taken by calls waiting for the token; the token request is not held back.
+    const momo = new MomoClient({ ...service.options, maxConcurrency: 2, timeoutMs: 2_000 });
+    const accepted = await Promise.all(
+      Array.from({ length: 50 }, () => momo.disbursement.deposit(transferBody)),
+    );
+    expect(accepted).toHaveLength(50);
+    expect(service.seen.filter((s) => s.path.endsWith('/token/'))).toHaveLength(1);
+    expect(service.stats.peakInFlight).toBeLessThanOrEqual(3); // two deposits and the token
+  });
+
   it('times out a stalled body and retries it under the same reference id', async () => {
     let attempts = 0;
     service = await startLoopbackService({
