@@ -92,12 +92,8 @@ journey(require('momo-partner-sdk'), require('momo-partner-sdk/testing')).then(
 );
 `;
 
-/** Jest 29, default config (CommonJS, babel-jest, node environment). */
-export const jestSuite = `const sdk = require('momo-partner-sdk');
-const testing = require('momo-partner-sdk/testing');
-const { journey } = require('../journey.cjs');
-
-test('a deposit to SUCCESSFUL against sim.fetch', async () => {
+/** The same two tests for both runners (each file brings its own imports). */
+const suiteTests = `test('a deposit to SUCCESSFUL against sim.fetch', async () => {
   const sim = testing.createSimulator({ settleMs: 10 });
   const result = await sim.client().disbursement
     .deposit({ amount: '5', currency: 'EUR', payee: { partyIdType: 'MSISDN', partyId: '46733123999' } })
@@ -109,6 +105,13 @@ test('the whole partner journey', async () => {
   await expect(journey(sdk, testing)).resolves.toBe('ok');
 });
 `;
+
+/** Jest 29, default config (CommonJS, babel-jest, node environment). */
+export const jestSuite = `const sdk = require('momo-partner-sdk');
+const testing = require('momo-partner-sdk/testing');
+const { journey } = require('../journey.cjs');
+
+${suiteTests}`;
 
 /** vitest, ESM. */
 export const vitestSuite = `import * as sdk from 'momo-partner-sdk';
@@ -116,18 +119,7 @@ import * as testing from 'momo-partner-sdk/testing';
 import { expect, test } from 'vitest';
 import { journey } from '../journey.mjs';
 
-test('a deposit to SUCCESSFUL against sim.fetch', async () => {
-  const sim = testing.createSimulator({ settleMs: 10 });
-  const result = await sim.client().disbursement
-    .deposit({ amount: '5', currency: 'EUR', payee: { partyIdType: 'MSISDN', partyId: '46733123999' } })
-    .wait();
-  expect(result.status).toBe('SUCCESSFUL');
-});
-
-test('the whole partner journey', async () => {
-  await expect(journey(sdk, testing)).resolves.toBe('ok');
-});
-`;
+${suiteTests}`;
 
 // ./redis loads without any Redis client installed, and shares the main entry's errors.
 const redisCheck = `

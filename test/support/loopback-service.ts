@@ -5,6 +5,18 @@ import { SECRETS } from './fake-service';
 
 export type Route = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 
+/** A creating call's route answering 202 after `delayMs(n)` ms, n counting its requests from 0. */
+export function acceptAfter(delayMs: number | ((n: number) => number)): Route {
+  let n = 0;
+  return (_req, res) => {
+    const ms = typeof delayMs === 'number' ? delayMs : delayMs(n++);
+    setTimeout(() => {
+      res.statusCode = 202;
+      res.end();
+    }, ms);
+  };
+}
+
 /**
  * A real HTTP server on loopback for transport tests: token and deposit endpoints by
  * default (override any route), counting connections and requests in flight.

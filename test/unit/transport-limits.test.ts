@@ -1,7 +1,7 @@
 import { isTimeoutError, MomoClient } from 'momo-partner-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { transferBody } from '../support/fake-service';
-import { startLoopbackService } from '../support/loopback-service';
+import { acceptAfter, startLoopbackService } from '../support/loopback-service';
 
 // Real sockets on loopback, through the SDK's default transport.
 let service: Awaited<ReturnType<typeof startLoopbackService>> | undefined;
@@ -13,12 +13,7 @@ afterEach(async () => {
 describe('the transport under load and stalls', () => {
   it('keeps 1,000 concurrent creating calls within maxConcurrency and maxSockets', async () => {
     service = await startLoopbackService({
-      'POST /disbursement/v1_0/deposit': (_req, res) => {
-        setTimeout(() => {
-          res.statusCode = 202;
-          res.end();
-        }, 2);
-      },
+      'POST /disbursement/v1_0/deposit': acceptAfter(2),
     });
     const momo = new MomoClient({ ...service.options, maxConcurrency: 16, maxSockets: 8 });
     const calls = Array.from({ length: 1_000 }, () => momo.disbursement.deposit(transferBody));
@@ -76,12 +71,7 @@ describe('the transport under load and stalls', () => {
 
   it('fails a call queued past its deadline with a TimeoutError, having sent nothing', async () => {
     service = await startLoopbackService({
-      'POST /disbursement/v1_0/deposit': (_req, res) => {
-        setTimeout(() => {
-          res.statusCode = 202;
-          res.end();
-        }, 400);
-      },
+      'POST /disbursement/v1_0/deposit': acceptAfter(400),
     });
     const momo = new MomoClient({ ...service.options, maxConcurrency: 1, timeoutMs: 1_000 });
     await momo.disbursement.getBalance().catch(() => {}); // the token is cached
@@ -97,18 +87,9 @@ describe('the transport under load and stalls', () => {
   });
 
   it('retries a call whose first attempt timed out in the queue, like any timeout', async () => {
-    let deposits = 0;
     service = await startLoopbackService({
-      'POST /disbursement/v1_0/deposit': (_req, res) => {
-        // The first deposit holds the only slot for 300 ms; later ones answer at once.
-        setTimeout(
-          () => {
-            res.statusCode = 202;
-            res.end();
-          },
-          deposits++ === 0 ? 300 : 0,
-        );
-      },
+      // The first deposit holds the only slot for 300 ms; later ones answer at once.
+      'POST /disbursement/v1_0/deposit': acceptAfter((n) => (n === 0 ? 300 : 0)),
     });
     const retries: number[] = [];
     const momo = new MomoClient({
@@ -128,12 +109,7 @@ describe('the transport under load and stalls', () => {
 
   it('lets a queued call go when its caller aborts', async () => {
     service = await startLoopbackService({
-      'POST /disbursement/v1_0/deposit': (_req, res) => {
-        setTimeout(() => {
-          res.statusCode = 202;
-          res.end();
-        }, 200);
-      },
+      'POST /disbursement/v1_0/deposit': acceptAfter(200),
     });
     const momo = new MomoClient({ ...service.options, maxConcurrency: 1 });
     const first = momo.disbursement.deposit(transferBody);
