@@ -3,7 +3,7 @@ import { type Log, makeLog } from './logger';
 import type { ApiUser, ClientHooks, MomoClientOptions, ProductName } from './options';
 import { defaultRetryPolicy, type RetryPolicy } from './retry';
 import { Secret, SecretScrubber } from './secret';
-import { checkCallbackUrl, checkServiceUrl } from './url';
+import { checkCallbackUrl, checkServiceUrl, normalServiceUrl } from './url';
 
 export interface Credentials {
   product: ProductName;
@@ -96,7 +96,7 @@ export function resolveConfig(options: MomoClientOptions): Config {
     remittance: keyOf('remittance'),
   };
   return {
-    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    baseUrl: normalServiceUrl(options.baseUrl),
     targetEnvironment: options.targetEnvironment,
     institution: options.accountHoldingInstitutionIdentifier ?? options.targetEnvironment,
     callbackUrl: options.callbackUrl,

@@ -31,9 +31,9 @@ export type FetchLike = (input: Request | string | URL, init?: RequestInit) => P
 
 /**
  * The Node fast path: a pooled, capped fetch used while the runtime's own fetch is in
- * place. Besides the Request it reads three SDK options from `init`: the raw body, the
- * deadline (it rejects with a TimeoutError-named error when it passes, body included)
- * and the caller's signal (it rejects with the signal's reason).
+ * place. The SDK calls it with the URL it built and its own `init` fields: the checked
+ * headers, the raw body, the deadline (it rejects with a TimeoutError-named error when it
+ * passes, body included) and the caller's signal (it rejects with the signal's reason).
  */
 export interface FastPath {
   /** True while it may be used: the global fetch is the runtime's own, no proxy, no dispatcher. */
@@ -63,57 +63,61 @@ export interface HttpOptions {
 const globalFetch: FetchLike = (input, init) => globalThis.fetch(input, init);
 
 /**
- * The request pipeline: one ky instance per client (loaded with the first request, so
- * importing the SDK stays cheap), ky's own retries off (the SDK's retry loop owns them),
- * redirects never followed, and the response body read inside the attempt's deadline.
+ * The request pipeline. Calls through a fetch (the partner's, msw's, a web runtime's, or
+ * Node's own when the pool may not be used) go through ky: one instance per client,
+ * loaded with the first such call, ky's retries off (the SDK's retry loop owns them),
+ * redirects never followed, the body read inside the attempt's deadline. On Node, while
+ * its own fetch is in place, calls go to the capped keep-alive pool directly: it would
+ * read nothing of the Request ky builds, and building it (with its signal, headers and
+ * finalizer) cost more than the rest of the call.
  */
 export class Http {
   readonly #options: HttpOptions;
   #ky: KyInstance | undefined;
+  #kyLoading: Promise<KyInstance> | undefined;
   #fastPath: FastPath | undefined;
-  #loading: Promise<void> | undefined;
+  #fastPathLoading: Promise<FastPath | undefined> | undefined;
+  /** Set once the pool is loaded, or known not to be used: calls then skip the await. */
+  #fastPathKnown = false;
 
   constructor(options: HttpOptions) {
     this.#options = options;
   }
 
-  /** Starts loading ky (and the fast path) without waiting: a client is made before it is used. */
+  /** Starts loading what the first call will use, without waiting: a client is made before it is used. */
   preload(): void {
-    this.#loading ??= this.#load();
-    this.#loading.catch(() => {}); // reported by the first exchange instead
+    const loading = this.#loadFastPath().then((fastPath) => {
+      if (!fastPath?.usable()) return this.#loadKy();
+    });
+    loading.catch(() => {}); // reported by the first exchange instead
   }
 
   async exchange(exchange: Exchange): Promise<Answer> {
-    if (!this.#ky) {
-      this.#loading ??= this.#load();
-      await this.#loading;
-    }
-    const fastPath = this.#options.fetch === undefined ? this.#fastPath : undefined;
+    const fastPath = this.#fastPathKnown ? this.#fastPath : await this.#loadFastPath();
     if (fastPath?.usable()) return this.#fast(exchange, fastPath);
-    return this.#standard(exchange, this.#options.fetch ?? globalFetch);
+    const ky = this.#ky ?? (await this.#loadKy());
+    return this.#standard(ky, exchange, this.#options.fetch ?? globalFetch);
   }
 
   /**
-   * Through the Node pool: headers, body, deadline and caller's signal go as they are,
-   * so ky builds a Request with no headers to merge, no body stream to tee and no
-   * signal to combine, and the pool reads the whole body before it resolves.
+   * Through the Node pool: headers, body, deadline and caller's signal go as they are (no
+   * Headers to merge, no body stream, no signal to combine), and the pool reads the whole
+   * body before it resolves.
    */
   async #fast(exchange: Exchange, fastPath: FastPath): Promise<Answer> {
-    const init: KyOptions & FastPathInit = {
+    const init: RequestInit & FastPathInit = {
       method: exchange.method,
       momoHeaders: exchange.headers,
-      fetch: fastPath.fetch,
       momoDeadline: exchange.deadline,
       momoTextBody: true,
     };
     if (exchange.body !== undefined) init.momoRawBody = exchange.body;
     if (exchange.signal) init.momoSignal = exchange.signal;
-    const response = await (this.#ky as KyInstance)(exchange.url, init);
-    return read(response);
+    return read(await fastPath.fetch(exchange.url, init));
   }
 
-  /** Through any other fetch: one signal per attempt carries the deadline and the caller's abort. */
-  async #standard(exchange: Exchange, fetch: FetchLike): Promise<Answer> {
+  /** Through ky and a fetch: one signal per attempt carries the deadline and the caller's abort. */
+  async #standard(ky: KyInstance, exchange: Exchange, fetch: FetchLike): Promise<Answer> {
     const { signal, deadline } = exchange;
     const controller = new AbortController();
     const timer = setTimeout(
@@ -131,7 +135,7 @@ export class Http {
         fetch,
       };
       if (exchange.body !== undefined) init.body = exchange.body;
-      const response = await (this.#ky as KyInstance)(exchange.url, init);
+      const response = await ky(exchange.url, init);
       return await read(response); // inside the deadline: a stalled body is cut
     } catch (error) {
       throw controller.signal.aborted ? controller.signal.reason : error;
@@ -141,13 +145,23 @@ export class Http {
     }
   }
 
-  async #load(): Promise<void> {
-    const [{ default: ky }, fastPath] = await Promise.all([
-      import('ky'),
-      this.#options.fetch === undefined ? this.#options.fastPath?.() : undefined,
-    ]);
-    this.#fastPath = fastPath;
-    this.#ky = ky.create({ retry: 0, timeout: false, throwHttpErrors: false, redirect: 'manual' });
+  /** The Node pool, unless the partner gave a fetch (theirs always wins) or there is none. */
+  #loadFastPath(): Promise<FastPath | undefined> {
+    this.#fastPathLoading ??= (async () => {
+      const { fetch, fastPath } = this.#options;
+      this.#fastPath = fetch === undefined ? await fastPath?.() : undefined;
+      this.#fastPathKnown = true;
+      return this.#fastPath;
+    })();
+    return this.#fastPathLoading;
+  }
+
+  #loadKy(): Promise<KyInstance> {
+    this.#kyLoading ??= import('ky').then(({ default: ky }) => {
+      this.#ky = ky.create({ retry: 0, timeout: false, throwHttpErrors: false, redirect: 'manual' });
+      return this.#ky;
+    });
+    return this.#kyLoading;
   }
 }
 

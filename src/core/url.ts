@@ -14,9 +14,20 @@ export function isLoopback(hostname: string): boolean {
 export function checkServiceUrl(value: unknown): string | undefined {
   const url = parseUrl(value);
   if (!url) return 'must be an absolute URL';
+  if (url.username || url.password) return 'must not carry credentials';
+  if (url.search || url.hash) return 'must not have a query or a fragment';
   if (url.protocol === 'https:') return undefined;
   if (url.protocol === 'http:' && isLoopback(url.hostname)) return undefined;
   return 'must use https (plain http is allowed only for loopback hosts)';
+}
+
+/**
+ * A checked service URL in its normal form (lower-case host, default port dropped, path
+ * percent-encoded), without a trailing slash: request URLs are this plus an encoded path.
+ */
+export function normalServiceUrl(value: string): string {
+  const url = new URL(value);
+  return (url.origin + url.pathname).replace(/\/+$/, '');
 }
 
 /** Why a callback URL is unacceptable, or undefined. `{referenceId}` may appear in it. */

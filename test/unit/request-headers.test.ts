@@ -40,3 +40,16 @@ describe("the caller's extra headers", () => {
     expect(service.seen).toHaveLength(0);
   });
 });
+
+describe('the base URL', () => {
+  it('is used in its normal form: scheme and host in any case, trailing slashes', async () => {
+    service = await startLoopbackService();
+    const port = new URL(service.options.baseUrl).port;
+    const momo = new MomoClient({ ...service.options, baseUrl: `HTTP://LocalHost:${port}//` });
+    const accepted = await momo.disbursement.deposit(transferBody);
+    const deposit = service.seen.find((s) => s.path.endsWith('/deposit'));
+    expect(deposit?.path).toBe('/disbursement/v1_0/deposit');
+    expect(deposit?.headers.host).toBe(`localhost:${port}`);
+    expect(deposit?.headers['x-reference-id']).toBe(accepted.referenceId);
+  });
+});

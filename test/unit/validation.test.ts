@@ -146,6 +146,12 @@ describe('bad input is rejected before anything is sent', () => {
       new MomoClient({ baseUrl: BASE, targetEnvironment: 'sandbox', ...options });
     expect(make({ baseUrl: 'http://momo.example.com' })).toThrow(/baseUrl must use https/);
     expect(make({ baseUrl: 'http://127.0.0.1:4010' })).not.toThrow();
+    expect(make({ baseUrl: 'https://user:pw@momo.example.com' })).toThrow(
+      /baseUrl must not carry credentials/,
+    );
+    expect(make({ baseUrl: 'https://momo.example.com/?tenant=a' })).toThrow(
+      /baseUrl must not have a query or a fragment/,
+    );
     expect(make({ targetEnvironment: '' })).toThrow(/targetEnvironment/);
     expect(make({ timeoutMs: -1 })).toThrow(/timeoutMs/);
   });

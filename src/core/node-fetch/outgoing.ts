@@ -57,6 +57,9 @@ export function readOutgoing(
   input: string | URL | Request,
   init: NodeFetchInit | undefined,
 ): Outgoing {
+  if (typeof input === 'string' && init?.momoHeaders !== undefined && ownFieldsOnly(init)) {
+    return direct(input, init, init.momoHeaders);
+  }
   let request: Request;
   let signal: AbortSignal | null | undefined;
   if (input instanceof Request && (init === undefined || !changesRequest(init))) {
@@ -83,6 +86,30 @@ export function readOutgoing(
   const deadline = init?.momoDeadline;
   const textOnly = init?.momoTextBody === true;
   return { method, url, headers: list, host, body, signal, deadline, textOnly, pinned };
+}
+
+/**
+ * The SDK's own calls: an absolute URL it built, headers it checked, a raw body; no Request
+ * is built, as nothing here would read it (no Request: nothing to pin).
+ */
+function direct(url: string, init: NodeFetchInit, given: Record<string, string>): Outgoing {
+  const { list, host } = headerList(given);
+  return {
+    method: init.method ?? 'GET',
+    url,
+    headers: list,
+    host,
+    body: init.momoRawBody,
+    signal: init.momoSignal,
+    deadline: init.momoDeadline,
+    textOnly: init.momoTextBody === true,
+    pinned: [],
+  };
+}
+
+/** Only a method besides the SDK's own fields: nothing a Request would have to check. */
+function ownFieldsOnly(init: NodeFetchInit): boolean {
+  return init.headers === undefined && init.body === undefined && init.signal === undefined;
 }
 
 function changesRequest(init: NodeFetchInit): boolean {
