@@ -158,7 +158,12 @@ export class Http {
 
   #loadKy(): Promise<KyInstance> {
     this.#kyLoading ??= import('ky').then(({ default: ky }) => {
-      this.#ky = ky.create({ retry: 0, timeout: false, throwHttpErrors: false, redirect: 'manual' });
+      this.#ky = ky.create({
+        retry: 0,
+        timeout: false,
+        throwHttpErrors: false,
+        redirect: 'manual',
+      });
       return this.#ky;
     });
     return this.#kyLoading;
