@@ -40,12 +40,10 @@ export async function attempt(
 }
 
 /** Waits for an in-flight slot; resolves with the attempt's deadline, which the wait counts against. */
-export async function takeSlot(limiter: Limiter, plan: AttemptPlan): Promise<number> {
+export function takeSlot(limiter: Limiter, plan: AttemptPlan): Promise<number> {
   const deadline = Date.now() + plan.timeoutMs;
-  await limiter.acquire(plan.signal, deadline, () =>
-    timedOut(plan, 'waiting for a free request slot'),
-  );
-  return deadline;
+  const expired = () => timedOut(plan, 'waiting for a free request slot');
+  return limiter.acquire(plan.signal, deadline, expired).then(() => deadline);
 }
 
 function where(plan: AttemptPlan): string {

@@ -2,6 +2,7 @@ import type { ValidationIssue } from '../errors';
 import type { Credentials } from './config';
 import type { Operation } from './operation';
 import type { RequestOptions } from './options';
+import type { ResponseHeaders } from './raw-headers';
 
 /** What a product method hands the transport, besides the operation. */
 export interface CallInput {
@@ -16,7 +17,7 @@ export interface CallInput {
 export interface CallResult<T> {
   data: T;
   status: number;
-  headers: Headers;
+  headers: ResponseHeaders;
   referenceId: string | undefined;
   callbackUrl: string | undefined;
   /** A retry met the operation's "landed" answer: an earlier attempt of this call landed. */

@@ -11,6 +11,7 @@ import {
   UnexpectedResponseError,
   type ValidationIssue,
 } from '../errors';
+import type { ResponseHeaders } from './raw-headers';
 import { parseRetryAfter } from './time';
 
 /** Removes every secret the client knows from a text (the client's SecretScrubber). */
@@ -22,7 +23,7 @@ export interface Scrubber {
 export interface ErrorResponse {
   status: number;
   body: unknown;
-  headers: Headers;
+  headers: ResponseHeaders;
   operation: string;
   referenceId?: string | undefined;
   /** Applied to the kept header values (the body is the caller's to scrub). */
@@ -59,7 +60,7 @@ export const KEPT_ERROR_HEADERS: ReadonlySet<string> = new Set([
 /** A credential-shaped value (`Basic …`, `Bearer …`) is redacted even when unknown. */
 const AUTH_VALUE = /\b(Basic|Bearer)\s+[^\s,"]+/gi;
 
-export function keptHeaders(headers: Headers, scrubber?: Scrubber): Record<string, string> {
+export function keptHeaders(headers: ResponseHeaders, scrubber?: Scrubber): Record<string, string> {
   const kept: Record<string, string> = {};
   for (const [name, value] of headers) {
     if (!KEPT_ERROR_HEADERS.has(name)) continue;

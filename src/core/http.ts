@@ -1,4 +1,5 @@
 import type { KyInstance, Options as KyOptions } from 'ky';
+import { RawHeaders, type ResponseHeaders } from './raw-headers';
 
 /** One HTTP exchange as the transport asks for it: already validated, headers final. */
 export interface Exchange {
@@ -22,7 +23,7 @@ export function deadlineError(): Error {
 /** A complete answer: the body is read (and parsed when it is JSON) before this resolves. */
 export interface Answer {
   status: number;
-  headers: Headers;
+  headers: ResponseHeaders;
   body: unknown;
 }
 
@@ -49,8 +50,13 @@ interface FastPathInit {
   momoHeaders?: Record<string, string>;
 }
 
-/** Where the fast path puts the body text of a `momoTextBody` answer (see node-fetch). */
+/** Where the fast path puts the body text and raw headers of a `momoTextBody` answer (see node-fetch). */
 const RESPONSE_TEXT = Symbol.for('momo-partner-sdk.response-text');
+
+interface TextAnswer {
+  text: string;
+  rawHeaders: string[];
+}
 
 export interface HttpOptions {
   /** The partner's fetch: when given, it always wins. */
@@ -171,8 +177,12 @@ export class Http {
 }
 
 async function read(response: Response): Promise<Answer> {
-  const given = (response as { [RESPONSE_TEXT]?: string })[RESPONSE_TEXT];
-  const text = given ?? (await response.text());
+  const given = (response as { [RESPONSE_TEXT]?: TextAnswer })[RESPONSE_TEXT];
+  if (given !== undefined) {
+    const headers = new RawHeaders(given.rawHeaders);
+    return { status: response.status, headers, body: parseBody(given.text) };
+  }
+  const text = await response.text();
   return { status: response.status, headers: response.headers, body: parseBody(text) };
 }
 

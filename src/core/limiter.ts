@@ -1,6 +1,42 @@
-interface Waiter {
-  grant(): void;
-  done: boolean;
+/**
+ * A call queued for a slot: one object, listening to its signal itself (handleEvent)
+ * and timed by a shared function, so a queued call costs no closures of its own.
+ */
+class Waiter {
+  done = false;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  constructor(
+    readonly resolve: () => void,
+    readonly reject: (reason: unknown) => void,
+    readonly signal: AbortSignal | undefined,
+    readonly expired: () => Error,
+  ) {}
+
+  grant(): void {
+    this.#finish();
+    this.resolve();
+  }
+
+  /** The signal's abort (EventTarget calls handleEvent on listener objects). */
+  handleEvent(): void {
+    this.#finish();
+    this.reject(this.signal?.reason);
+  }
+
+  expire(): void {
+    this.#finish();
+    this.reject(this.expired());
+  }
+
+  #finish(): void {
+    this.done = true;
+    clearTimeout(this.timer);
+    this.signal?.removeEventListener('abort', this);
+  }
+}
+
+function expire(waiter: Waiter): void {
+  waiter.expire();
 }
 
 /**
@@ -44,30 +80,9 @@ export class Limiter {
     }
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
-      const finish = () => {
-        waiter.done = true;
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-      };
-      const onAbort = () => {
-        finish();
-        reject(signal?.reason);
-      };
-      const timer = setTimeout(
-        () => {
-          finish();
-          reject(expired());
-        },
-        Math.max(0, deadline - Date.now()),
-      );
-      const waiter: Waiter = {
-        done: false,
-        grant: () => {
-          finish();
-          resolve();
-        },
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
+      const waiter = new Waiter(resolve, reject, signal, expired);
+      waiter.timer = setTimeout(expire, Math.max(0, deadline - Date.now()), waiter);
+      signal?.addEventListener('abort', waiter, { once: true });
       this.#queue.push(waiter);
     });
   }

@@ -4,14 +4,13 @@ import { parseWith } from '../schemas/validate';
 import type { Authorizer, CallInput } from './call';
 import type { Config } from './config';
 import type { Operation } from './operation';
-import { buildPath, checkCallbackUrl, fillCallbackUrl } from './url';
+import { buildPath, checkCallbackUrl } from './url';
 
 export interface PreparedRequest {
-  url: string;
   path: string;
   body: string | undefined;
-  contentType: string | undefined;
-  callbackUrl(referenceId: string | undefined): string | undefined;
+  /** The callback URL template (`{referenceId}` not yet filled), if any. */
+  callbackTemplate: string | undefined;
 }
 
 /**
@@ -46,20 +45,19 @@ export function prepare(
   const template = options.callbackUrl ?? config.callbackUrl;
   if (issues.length > 0) throw new ValidationError(dedupe(issues), { operation: op.name });
 
-  return {
-    url: config.baseUrl + path,
-    path,
-    body,
-    contentType: body === undefined ? undefined : CONTENT_TYPES[op.encoding ?? 'json'],
-    callbackUrl: (referenceId) =>
-      template === undefined ? undefined : fillCallbackUrl(template, referenceId ?? ''),
-  } satisfies PreparedRequest;
+  // Strings only: a call queued behind the in-flight limit holds these and little else.
+  return { path, body, callbackTemplate: template } satisfies PreparedRequest;
 }
 
 const CONTENT_TYPES = {
   json: 'application/json',
   form: 'application/x-www-form-urlencoded',
 } as const;
+
+/** The Content-Type of a body this operation sends. */
+export function contentTypeOf(op: Operation<unknown, unknown>): string {
+  return CONTENT_TYPES[op.encoding ?? 'json'];
+}
 
 function encode(data: unknown, encoding: Operation['encoding']): string {
   if (encoding !== 'form') return JSON.stringify(data);

@@ -9,9 +9,10 @@ import { Limiter } from './limiter';
 import { callHook } from './logger';
 import type { Operation } from './operation';
 import type { RequestInfo } from './options';
-import { prepare } from './prepare';
+import { contentTypeOf, prepare } from './prepare';
 import { chooseReferenceId } from './reference-id';
 import { withRetries } from './retry';
+import { fillCallbackUrl } from './url';
 
 export type { Authorizer, CallInput, CallResult };
 
@@ -65,20 +66,7 @@ export class Transport {
     const options = input.options ?? {};
     // `none` needs no API user (sandbox provisioning creates one): the subscription key only.
     const credentials = op.auth === 'none' ? undefined : config.credentials(op.product);
-    const subscriptionKey = credentials?.subscriptionKey ?? config.subscriptionKey(op.product);
     const referenceId = op.creates ? chooseReferenceId(options.referenceId) : undefined;
-    const callbackUrl = op.callback ? request.callbackUrl(referenceId) : undefined;
-    const headers = callHeaders({
-      op,
-      subscriptionKey,
-      targetEnvironment: config.targetEnvironment,
-      institution: config.institution,
-      referenceId,
-      callbackUrl,
-      contentType: request.contentType,
-      own: input.headers,
-      extra: options.headers,
-    });
     const { signal } = options;
     const timeoutMs = options.timeoutMs ?? config.timeoutMs;
 
@@ -89,9 +77,9 @@ export class Transport {
 
     if (beforeSend) await beforeSend();
     // The first attempt takes its in-flight slot, then its authorization, before the
-    // retry loop is built: a call queued behind the limit holds its request and little
-    // else. (The token request is not limited, so a slot held while a token is fetched
-    // starves nothing.)
+    // headers and the retry loop are built: a call queued behind the limit holds its
+    // path, body and ids and little else. (The token request is not limited, so a slot
+    // held while a token is fetched starves nothing.)
     const limiter = op.limited === false ? undefined : this.#limiter;
     const first = limiter
       ? await this.#firstAttempt(limiter, authorize, {
@@ -103,10 +91,28 @@ export class Transport {
         })
       : undefined;
 
+    const { path, body, callbackTemplate } = request;
+    const callbackUrl =
+      op.callback && callbackTemplate !== undefined
+        ? fillCallbackUrl(callbackTemplate, referenceId ?? '')
+        : undefined;
+    const headers = callHeaders({
+      op,
+      subscriptionKey: credentials?.subscriptionKey ?? config.subscriptionKey(op.product),
+      targetEnvironment: config.targetEnvironment,
+      institution: config.institution,
+      referenceId,
+      callbackUrl,
+      contentType: body === undefined ? undefined : contentTypeOf(op),
+      own: input.headers,
+      extra: options.headers,
+    });
+    const url = config.baseUrl + path;
+
     const info = (n: number): RequestInfo => ({
       operation: op.name,
       method: op.method,
-      path: request.path,
+      path,
       referenceId,
       attempt: n,
     });
@@ -116,14 +122,14 @@ export class Transport {
         if (ready?.failure !== undefined) throw ready.failure.error;
         const auth = ready?.auth ?? (await authorize());
         const started = Date.now();
-        config.log('debug', `${op.method} ${request.path}`, { operation: op.name, referenceId });
+        config.log('debug', `${op.method} ${path}`, { operation: op.name, referenceId });
         callHook(config.hooks.onRequest, info(n));
         const plan = { operation: op.name, referenceId, attempt: n, timeoutMs, signal };
         const exchange = {
-          url: request.url,
+          url,
           method: op.method,
           headers: auth.value === undefined ? headers : { ...headers, Authorization: auth.value },
-          body: request.body,
+          body,
         };
         let answer: Awaited<ReturnType<typeof attempt>>;
         try {
@@ -174,24 +180,22 @@ export class Transport {
    * treats it as it treats any other. The deadline counts the wait in the queue, not
    * the wait for a token.
    */
-  async #firstAttempt(
+  #firstAttempt(
     limiter: Limiter,
     authorize: () => Promise<Authorization>,
     plan: AttemptPlan,
   ): Promise<FirstAttempt> {
-    let queuedDeadline: number | undefined;
-    try {
-      if (!limiter.tryAcquire()) queuedDeadline = await takeSlot(limiter, plan);
-    } catch (error) {
-      return { failure: { error } };
-    }
-    try {
-      const auth = await authorize();
-      return { auth, deadline: queuedDeadline ?? Date.now() + plan.timeoutMs };
-    } catch (error) {
-      limiter.release(); // taken, never used
-      return { failure: { error } };
-    }
+    // Promise chains rather than async functions: a queued call holds one frame less.
+    const authorized = (deadline: number) =>
+      authorize().then(
+        (auth): FirstAttempt => ({ auth, deadline }),
+        (error: unknown): FirstAttempt => {
+          limiter.release(); // taken, never used
+          return { failure: { error } };
+        },
+      );
+    if (limiter.tryAcquire()) return authorized(Date.now() + plan.timeoutMs);
+    return takeSlot(limiter, plan).then(authorized, (error: unknown) => ({ failure: { error } }));
   }
 }
 

@@ -173,27 +173,43 @@ function answer(
   textOnly: boolean,
 ): Response | Promise<Response> {
   const status = incoming.statusCode ?? 0;
-  const headers = new Headers();
+  const statusText = incoming.statusMessage ?? '';
   const raw = incoming.rawHeaders;
+  const noBody = nullBodyStatuses.has(status) || method === 'HEAD';
+  if (textOnly) {
+    const text = (body: Buffer) => withText(noBody ? '' : body.toString('utf8'), status, raw);
+    if (noBody) return text(empty);
+    const codings = contentCodings(incoming);
+    return codings === undefined || bytes.length === 0
+      ? text(bytes)
+      : decode(bytes, codings).then(text);
+  }
+  const headers = new Headers();
   for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
-  const init = { status, statusText: incoming.statusMessage ?? '', headers };
-  if (nullBodyStatuses.has(status) || method === 'HEAD') return new Response(null, init);
-  const build = (body: Buffer) =>
-    textOnly ? withText(body, init) : new Response(body as BodyBytes, init);
+  const init = { status, statusText, headers };
+  if (noBody) return new Response(null, init);
+  const build = (body: Buffer) => new Response(body as BodyBytes, init);
+  const codings = contentCodings(incoming);
+  if (codings === undefined || bytes.length === 0) return build(bytes);
+  return decode(bytes, codings).then(build);
+}
+
+/** The codings to undo, or undefined when the body came as it is. */
+function contentCodings(incoming: http.IncomingMessage) {
   const encoding = incoming.headers['content-encoding'];
   const codings = encoding === undefined ? undefined : codingsToUndo(encoding);
-  if (codings === undefined || codings.length === 0 || bytes.length === 0) return build(bytes);
-  return decode(bytes, codings).then(build);
+  return codings === undefined || codings.length === 0 ? undefined : codings;
 }
 
 /**
  * Where the body is wanted as text only (the SDK's own calls, `momoTextBody`): a Response
- * without a body stream, the decoded text under RESPONSE_TEXT. A body stream per answer
- * (and reading it back) costs more than the rest of the exchange put together.
+ * with neither body stream nor Headers, and beside it, under RESPONSE_TEXT, the decoded
+ * text and node:http's raw header list. A body stream and a Headers object per answer
+ * cost more than the rest of the exchange put together.
  */
-function withText(body: Buffer, init: ResponseInit): Response {
-  const response = new Response(null, init);
-  Object.defineProperty(response, RESPONSE_TEXT, { value: body.toString('utf8') });
+function withText(text: string, status: number, rawHeaders: string[]): Response {
+  const response = new Response(null, { status });
+  Object.defineProperty(response, RESPONSE_TEXT, { value: { text, rawHeaders } });
   return response;
 }
 
