@@ -30,6 +30,16 @@ export type {
   ResponseInfo,
   RetryInfo,
 } from './core/options';
+export type {
+  AttemptTrace,
+  CallbackStart,
+  CallbackTrace,
+  CallStart,
+  CallTrace,
+  Telemetry,
+  WaitStart,
+  WaitTrace,
+} from './core/telemetry';
 export * from './errors';
 export type { Final, WaitOptions } from './polling/poller';
 export {

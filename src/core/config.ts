@@ -3,6 +3,7 @@ import { type Log, makeLog } from './logger';
 import type { ApiUser, ClientHooks, MomoClientOptions, ProductName } from './options';
 import { defaultRetryPolicy, type RetryPolicy } from './retry';
 import { Secret, SecretScrubber } from './secret';
+import type { Telemetry } from './telemetry';
 import { checkCallbackUrl, checkServiceUrl, normalServiceUrl } from './url';
 
 export interface Credentials {
@@ -27,6 +28,8 @@ export interface Config {
   maxSockets: number;
   log: Log;
   hooks: ClientHooks;
+  /** The tracing integration (`momo-partner-sdk/otel`); undefined costs nothing. */
+  telemetry: Telemetry | undefined;
   scrubber: SecretScrubber;
   /** Credentials of a product, or the ValidationError saying which is missing. */
   credentials(product: ProductName): Credentials;
@@ -115,6 +118,7 @@ export function resolveConfig(options: MomoClientOptions): Config {
     maxSockets: options.maxSockets ?? 128,
     log: makeLog(options.logger, options.logLevel ?? 'info', scrubber),
     hooks: { ...hooks },
+    telemetry: options.telemetry,
     scrubber,
     credentials,
     subscriptionKey: (product) => {

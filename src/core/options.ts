@@ -1,6 +1,7 @@
 import type { MomoError } from '../errors';
 import type { CallbackBus } from '../scale-out/callback-bus';
 import type { Journal } from '../scale-out/journal';
+import type { Telemetry } from './telemetry';
 
 export type ProductName = 'disbursement' | 'collection' | 'remittance';
 
@@ -129,6 +130,8 @@ export interface MomoClientOptions {
   logLevel?: LogLevel | undefined;
   /** Observe every HTTP attempt (metrics, tracing). */
   hooks?: ClientHooks | undefined;
+  /** Traces calls, retries, waits and callbacks: `otel()` from `momo-partner-sdk/otel`. */
+  telemetry?: Telemetry | undefined;
   /** Share access tokens across processes. */
   tokenStore?: TokenStore | undefined;
   /**

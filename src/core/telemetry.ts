@@ -1,0 +1,64 @@
+/**
+ * The telemetry port: what the SDK tells a tracing integration, and nothing more.
+ * `momo-partner-sdk/otel` implements it; the core only calls it. When the client option
+ * `telemetry` is not set, no method here is reached (zero cost: one `undefined` check
+ * per call). Nothing secret or personal is ever passed: no header, no body, no token,
+ * no MSISDN (`url` keeps every path parameter but the reference id as its `{name}`).
+ */
+export interface Telemetry {
+  /** One logical call, all its attempts included (the token request is one too). */
+  call(start: CallStart): CallTrace;
+  /** One `wait()`, from its start to its final result (its lookups are counted, not spanned). */
+  wait(start: WaitStart): WaitTrace;
+  /** One request to the callback handler (a SERVER span). */
+  callback(start: CallbackStart): CallbackTrace;
+}
+
+export interface CallStart {
+  /** `product.method`, e.g. `disbursement.deposit`; `disbursement.token` for a token request. */
+  operation: string;
+  method: string;
+  /** The path template, e.g. `/disbursement/v1_0/deposit/{referenceId}`. */
+  pathTemplate: string;
+  /** The full URL: no credentials, `{referenceId}` filled, every other parameter left as `{name}`. */
+  url: string;
+  referenceId: string | undefined;
+  /** Set when the call is a lookup made by a `wait()`: counted there, no span of its own. */
+  wait?: WaitTrace | undefined;
+}
+
+export interface CallTrace {
+  /** Attempt `n` (1 for the first) is about to be sent. */
+  attempt(n: number): AttemptTrace;
+  /** The call is over: its final answer's status, or the error it threw. */
+  end(outcome: { status?: number | undefined; error?: unknown }): void;
+}
+
+export interface AttemptTrace {
+  /** The attempt is over: the HTTP status it got, or the error (no answer, a timeout...). */
+  end(outcome: { status?: number | undefined; error?: unknown }): void;
+}
+
+export interface WaitStart {
+  operation: string;
+  referenceId: string;
+}
+
+export interface WaitTrace {
+  /** A lookup made by this wait; its outcome as for an attempt. */
+  lookup(outcome: { status?: number | undefined; error?: unknown }): void;
+  /** The wait is over: the final status it resolved with, or the error it threw. */
+  end(outcome: { status?: string | undefined; error?: unknown }): void;
+}
+
+export interface CallbackStart {
+  method: string;
+  /** The route as the partner mounted it, when known (else the handler's own template). */
+  route: string;
+  /** The reference id the callback names, once found. */
+  referenceId?: string | undefined;
+}
+
+export interface CallbackTrace {
+  end(outcome: { status: number; referenceId?: string | undefined; error?: unknown }): void;
+}
