@@ -1,8 +1,8 @@
 import { ApiUserAuthorizer } from './auth/authorizer';
 import { OperationRegistry } from './callbacks/registry';
 import { type Config, resolveConfig } from './core/config';
-import { loadFastPath } from './core/fast-path';
 import type { MomoClientOptions } from './core/options';
+import { loadNodePath } from './core/sender';
 import { Transport } from './core/transport';
 import { Poller } from './polling/poller';
 import { CallbackFanOut } from './scale-out/callback-bus';
@@ -31,7 +31,7 @@ export class ClientContext {
     this.auth = new ApiUserAuthorizer(this.config, options.tokenStore, (op) =>
       this.transport.call(op),
     );
-    this.transport = new Transport(this.config, this.auth, loadFastPath);
+    this.transport = new Transport(this.config, this.auth, loadNodePath);
     this.poller = new Poller(this.config.polling);
     const health = sharedStateHealth(this.config);
     this.journal = new JournalKeeper(options.journal, health.of('journal'));

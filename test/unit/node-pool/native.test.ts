@@ -1,7 +1,7 @@
 import { setupServer } from 'msw/node';
 import { Agent, interceptors, MockAgent, ProxyAgent, setGlobalDispatcher } from 'undici';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { isNativeFetch } from '../../../src/core/node-fetch';
+import { isNativeFetch } from '../../../src/core/node-pool';
 
 const DISPATCHER = Symbol.for('undici.globalDispatcher.1');
 const globals = globalThis as unknown as Record<symbol, unknown> & { fetch: typeof fetch };

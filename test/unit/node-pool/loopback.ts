@@ -3,7 +3,8 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, afterEach } from 'vitest';
-import { createNodeFetch, type NodeFetch } from '../../../src/core/node-fetch';
+import { createNodePool, type NodePool } from '../../../src/core/node-pool';
+import type { Exchange } from '../../../src/core/port';
 
 const fixture = (name: string) =>
   readFileSync(new URL(`../../fixtures/tls/${name}`, import.meta.url), 'utf8');
@@ -76,9 +77,9 @@ export async function startLoopback(
 /** Servers and adapters made in a test file, closed after each test and at the end. */
 export function useLoopbacks() {
   const servers: Loopback[] = [];
-  const fetches: NodeFetch[] = [];
+  const pools: NodePool[] = [];
   const cleanUp = async () => {
-    for (const fetch of fetches.splice(0)) fetch.close();
+    for (const pool of pools.splice(0)) pool.close();
     await Promise.all(servers.splice(0).map((server) => server.close()));
   };
   afterEach(cleanUp);
@@ -89,10 +90,10 @@ export function useLoopbacks() {
       servers.push(server);
       return server;
     },
-    fetch(options: Parameters<typeof createNodeFetch>[0] = { maxSockets: 16 }) {
-      const fetch = createNodeFetch(options);
-      fetches.push(fetch);
-      return fetch;
+    pool(options: Parameters<typeof createNodePool>[0] = { maxSockets: 16 }) {
+      const pool = createNodePool(options);
+      pools.push(pool);
+      return pool;
     },
   };
 }
@@ -104,3 +105,16 @@ export const answer =
     res.writeHead(status, headers);
     res.end(body);
   };
+
+/** An exchange as the transport hands it over: GET, no header, no body, a far deadline. */
+export function exchange(url: string, fields: Partial<Exchange> = {}): Exchange {
+  return {
+    url,
+    method: 'GET',
+    headers: {},
+    body: undefined,
+    deadline: Date.now() + 10_000,
+    signal: undefined,
+    ...fields,
+  };
+}
