@@ -22,6 +22,8 @@ export interface Submitted {
   referenceId: string;
   /** The X-Callback-Url actually sent, if any. */
   callbackUrl?: string;
+  /** The provider's request id of the accepting answer, when it sent one (for support tickets). */
+  requestId?: string;
 }
 
 /** The few verbs product methods are written in: send, create, submit, look up, wait. */
@@ -85,6 +87,7 @@ export class ProductApi {
       return {
         referenceId,
         ...(res.callbackUrl ? { callbackUrl: res.callbackUrl } : {}),
+        ...(res.requestId ? { requestId: res.requestId } : {}),
         status: (o) => this.lookup(lookup, referenceId, o),
         wait: (o) => this.waitFor(lookup, referenceId, o, acceptedAt, tracked),
       };
@@ -104,18 +107,23 @@ export class ProductApi {
     return {
       referenceId,
       ...(result.callbackUrl ? { callbackUrl: result.callbackUrl } : {}),
+      ...(result.requestId ? { requestId: result.requestId } : {}),
       result,
     };
   }
 
   /** One status lookup; the result always names its reference id (2.5 shows it only sometimes). */
   async lookup<R>(op: Lookup<R>, referenceId: string, options?: RequestOptions): Promise<R> {
-    const result = await this.send(op, { params: { referenceId }, options });
+    const answer = await this.#ctx.transport.call(op, { params: { referenceId }, options });
+    const result = answer.data;
     if (typeof result === 'object' && result !== null && isFinal(result)) {
       await this.#journalFinal(referenceId, result); // a final lookup ends its journal entry
     }
-    if (result === null || typeof result !== 'object' || 'referenceId' in result) return result;
-    return { referenceId, ...result };
+    if (result === null || typeof result !== 'object') return result;
+    const named = 'referenceId' in result ? result : { referenceId, ...result };
+    // The provider's request id, when it sent one: quoted in a support ticket.
+    if (answer.requestId !== undefined) Object.assign(named, { requestId: answer.requestId });
+    return named;
   }
 
   waitFor<R extends Status>(
