@@ -161,3 +161,23 @@ describe('a 401 on a bearer token', () => {
     await everySlotFree(momo);
   });
 });
+
+describe('a successful answer carries its request id', () => {
+  it('on Accepted and on a lookup result, through the Node pool (loopback)', async () => {
+    const momo = await client({
+      'POST /disbursement/v1_0/deposit': (_req, res) => {
+        res.writeHead(202, { 'Request-Id': 'req-accept-3' });
+        res.end();
+      },
+      'GET *': (_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': 'req-lookup-4' });
+        res.end(JSON.stringify({ status: 'PENDING' }));
+      },
+    });
+    const accepted = await momo.disbursement.deposit(transferBody);
+    expect(accepted.requestId).toBe('req-accept-3');
+    expect((await momo.disbursement.getDeposit(accepted.referenceId)).requestId).toBe(
+      'req-lookup-4',
+    );
+  });
+});
