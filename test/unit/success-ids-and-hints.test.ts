@@ -70,7 +70,8 @@ describe('Retry-After is a field of every ApiError', () => {
     const momo = makeClient({ hooks: { onRetry: (info) => retries.push(info) } });
     await momo.disbursement.getDeposit(crypto.randomUUID());
     expect(retries.map((r) => [r.delayMs, r.error.name])).toEqual([[50, 'ServerError']]);
-    expect((retries[0]?.error as { retryAfterMs?: number }).retryAfterMs).toBe(50);
+    const [retry] = retries;
+    expect(isServerError(retry?.error) && retry.error.retryAfterMs).toBe(50);
   });
 
   it('a 503 without retries left: error.retryAfterMs is there for the poller to read', async () => {
