@@ -6,7 +6,7 @@ import { loadNodePath } from './core/sender';
 import { Transport } from './core/transport';
 import { Poller } from './polling/poller';
 import { CallbackFanOut } from './scale-out/callback-bus';
-import { sharedStateHealth } from './scale-out/health';
+import { SharedStateHealth } from './scale-out/health';
 import { JournalKeeper } from './scale-out/journal-keeper';
 
 /**
@@ -28,12 +28,16 @@ export class ClientContext {
 
   constructor(options: MomoClientOptions) {
     this.config = resolveConfig(options);
-    this.auth = new ApiUserAuthorizer(this.config, options.tokenStore, (op) =>
-      this.transport.call(op),
+    // One health tracker per client, handed to each shared-state component it watches.
+    const health = new SharedStateHealth(this.config.log);
+    this.auth = new ApiUserAuthorizer(
+      this.config,
+      options.tokenStore,
+      (op) => this.transport.call(op),
+      health.of('token store'),
     );
     this.transport = new Transport(this.config, this.auth, loadNodePath);
     this.poller = new Poller(this.config.polling);
-    const health = sharedStateHealth(this.config);
     this.journal = new JournalKeeper(options.journal, health.of('journal'));
     this.callbackBus = new CallbackFanOut(
       options.callbackBus,

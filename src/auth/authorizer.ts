@@ -2,7 +2,7 @@ import type { Authorizer, CallInput, CallResult } from '../core/call';
 import type { Config, Credentials } from '../core/config';
 import { defineOperation, type Operation } from '../core/operation';
 import type { ProductName, TokenStore } from '../core/options';
-import { sharedStateHealth } from '../scale-out/health';
+import type { ComponentHealth } from '../scale-out/health';
 import { accessTokenResponse } from '../schemas/token';
 import { consentAccessToken } from './consent-token';
 import { type StoredToken, TokenCache } from './token-cache';
@@ -56,10 +56,18 @@ export class ApiUserAuthorizer implements Authorizer {
   readonly #cache: TokenCache;
   readonly #send: SendTokenRequest;
 
-  /** `send` puts token requests through the client's transport (retries, limits, hooks). */
-  constructor(config: Config, store: TokenStore | undefined, send: SendTokenRequest) {
+  /**
+   * `send` puts token requests through the client's transport (retries, limits, hooks);
+   * `health` is the token store's entry in the client's shared-state health.
+   */
+  constructor(
+    config: Config,
+    store: TokenStore | undefined,
+    send: SendTokenRequest,
+    health: ComponentHealth,
+  ) {
     this.#config = config;
-    this.#cache = new TokenCache(store, sharedStateHealth(config).of('token store'));
+    this.#cache = new TokenCache(store, health);
     this.#send = send;
   }
 
