@@ -8,7 +8,7 @@
  *   keep-alive server in its own process (bench/server.mjs);
  * - start-up: import, and import + first call, in fresh processes;
  * - bundle size of the main and ./testing entries, and which HTTP libraries are in them;
- * - waits at scale: 5,000 / 10,000 / 20,000 deposits awaited at once, an idle wait's
+ * - waits at scale: 5,000 / 10,000 / 50,000 deposits awaited at once, an idle wait's
  *   retention, a pending wait keeping its process alive; the in-memory scheduler line;
  * - the issue's targets, PASS/MISS per Node version (never a failing exit code).
  *
