@@ -6,6 +6,7 @@ import {
   type Journal,
   MomoClient,
   type MomoClientOptions,
+  type Telemetry,
 } from 'momo-partner-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { transferBody } from '../support/fake-service';
@@ -108,6 +109,25 @@ describe('the in-flight slot comes back on every path', () => {
     const momo = await client({ 'GET *': json(200, { status: 42, amount: { no: 'shape' } }) });
     const outcomes = await failingBurst(() => momo.disbursement.getDeposit(crypto.randomUUID()));
     expect(outcomes.every(isUnexpectedResponseError)).toBe(true);
+    await everySlotFree(momo);
+  });
+
+  it('after a throw before the first attempt takes its slot over (a telemetry that throws)', async () => {
+    let broken = MAX;
+    const telemetry: Telemetry = {
+      call: () => ({
+        attempt: () => {
+          if (broken-- > 0) throw new Error('tracer broke');
+          return { end: () => {} };
+        },
+        end: () => {},
+      }),
+      wait: () => ({ lookup: () => {}, end: () => {} }),
+      callback: () => ({ end: () => {} }),
+    };
+    const momo = await client({}, { telemetry });
+    const outcomes = await failingBurst(() => momo.disbursement.deposit(transferBody));
+    expect(outcomes.map((o) => (o as Error).message)).toEqual(['tracer broke', 'tracer broke']);
     await everySlotFree(momo);
   });
 
