@@ -147,9 +147,10 @@ export class Transport {
   }
 
   /**
-   * acquire a slot → authorize → send, with the slot released in this one `finally`
-   * whatever throws after it is taken. The token request itself takes no slot (`limited:
-   * false`), so a slot held while a token is fetched starves nothing.
+   * acquire a slot (the first attempt's was taken ahead by #run) → authorize → send, with
+   * the slot released in this `finally` whatever throws after it is taken. The token
+   * request itself takes no slot (`limited: false`), so a slot held while a token is
+   * fetched starves nothing.
    */
   async #exchange(plan: CallPlan<unknown>, n: number): Promise<Answer> {
     const attempt = this.#attemptPlan(plan, n);
