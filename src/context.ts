@@ -32,7 +32,7 @@ export class ClientContext {
       this.transport.call(op),
     );
     this.transport = new Transport(this.config, this.auth, loadFastPath);
-    this.poller = new Poller(this.config.polling);
+    this.poller = new Poller(this.config.polling, this.config.telemetry);
     const health = sharedStateHealth(this.config);
     this.journal = new JournalKeeper(options.journal, health.of('journal'));
     this.callbackBus = new CallbackFanOut(

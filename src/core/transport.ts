@@ -9,9 +9,10 @@ import { Limiter } from './limiter';
 import { callHook } from './logger';
 import type { Operation } from './operation';
 import type { RequestInfo } from './options';
-import { contentTypeOf, prepare } from './prepare';
+import { contentTypeOf, type PreparedRequest, prepare } from './prepare';
 import { chooseReferenceId } from './reference-id';
 import { withRetries } from './retry';
+import type { CallStart, CallTrace } from './telemetry';
 import { fillCallbackUrl } from './url';
 
 export type { Authorizer, CallInput, CallResult };
@@ -61,8 +62,21 @@ export class Transport {
     input: CallInput = {},
     beforeSend?: () => Promise<void>,
   ): Promise<CallResult<TResult>> {
+    const request = prepare(op, input, this.#config, this.#auth); // throws ValidationError: nothing sent
+    const telemetry = this.#config.telemetry;
+    if (telemetry === undefined) return this.#send(op, input, request, beforeSend);
+    const trace = telemetry.call(callStart(this.#config.baseUrl, op, input));
+    return traced(trace, this.#send(op, input, request, beforeSend, trace));
+  }
+
+  async #send<TBody, TResult>(
+    op: Operation<TBody, TResult>,
+    input: CallInput,
+    request: PreparedRequest,
+    beforeSend: (() => Promise<void>) | undefined,
+    trace?: CallTrace,
+  ): Promise<CallResult<TResult>> {
     const config = this.#config;
-    const request = prepare(op, input, config, this.#auth); // throws ValidationError: nothing sent
     const options = input.options ?? {};
     // `none` needs no API user (sandbox provisioning creates one): the subscription key only.
     const credentials = op.auth === 'none' ? undefined : config.credentials(op.product);
@@ -132,9 +146,11 @@ export class Transport {
           body,
         };
         let answer: Awaited<ReturnType<typeof attempt>>;
+        const attemptTrace = trace?.attempt(n);
         try {
           answer = await attempt(this.#http, limiter, plan, exchange, ready);
         } catch (error) {
+          attemptTrace?.end({ error });
           const durationMs = Date.now() - started;
           const failure = isMomoError(error) ? { error } : {};
           callHook(config.hooks.onResponse, {
@@ -145,6 +161,7 @@ export class Transport {
           });
           throw error;
         }
+        attemptTrace?.end({ status: answer.status });
         const durationMs = Date.now() - started;
         callHook(config.hooks.onResponse, { ...info(n), status: answer.status, durationMs });
         if (answer.status === 401 && auth.refused && !replayed) {
@@ -203,3 +220,39 @@ export class Transport {
 type FirstAttempt =
   | { auth: Authorization; deadline: number; failure?: undefined }
   | { failure: { error: unknown }; auth?: undefined; deadline?: undefined };
+
+// --- Telemetry wiring (the port's contract, core/telemetry.ts). Reached only when the
+// client option `telemetry` is set: otherwise `call` takes the untraced path above.
+
+/** What a trace may know of a call: its template, and a URL with only the reference id filled. */
+function callStart(baseUrl: string, op: Operation<unknown, unknown>, input: CallInput): CallStart {
+  const options = input.options;
+  const referenceId = options?.referenceId ?? input.params?.referenceId;
+  const path =
+    referenceId === undefined
+      ? op.path
+      : op.path.replace('{referenceId}', encodeURIComponent(referenceId));
+  return {
+    operation: op.name,
+    method: op.method,
+    pathTemplate: op.path,
+    url: baseUrl + path,
+    referenceId,
+    wait: input.wait,
+  };
+}
+
+/** Ends the call's trace with its final status, or the error it threw. */
+function traced<T extends { status: number }>(trace: CallTrace, call: Promise<T>): Promise<T> {
+  return call.then(
+    (result) => {
+      trace.end({ status: result.status });
+      return result;
+    },
+    (error: unknown) => {
+      const status = (error as { status?: unknown } | null)?.status;
+      trace.end({ status: typeof status === 'number' ? status : undefined, error });
+      throw error;
+    },
+  );
+}

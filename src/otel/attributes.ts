@@ -1,0 +1,67 @@
+import type { Attributes } from '@opentelemetry/api';
+
+/**
+ * Attribute names: the HTTP semantic conventions (stable since v1.23) and the SDK's own
+ * `momo.*`. Written out rather than imported: `@semantic-conventions` is not a peer.
+ */
+export const ATTR = {
+  method: 'http.request.method',
+  status: 'http.response.status_code',
+  resendCount: 'http.request.resend_count',
+  route: 'http.route',
+  serverAddress: 'server.address',
+  serverPort: 'server.port',
+  urlFull: 'url.full',
+  urlTemplate: 'url.template',
+  errorType: 'error.type',
+  operation: 'momo.operation',
+  referenceId: 'momo.reference_id',
+  waitLookups: 'momo.wait.lookups',
+  waitStatus: 'momo.wait.status',
+} as const;
+
+/** Where a call goes: host and port (the scheme's default when the URL names none). */
+export interface Server {
+  address: string;
+  port: number;
+  /** The URL without credentials, query or fragment (the port's `url` has none; made sure). */
+  url: string;
+}
+
+export function serverOf(url: string): Server | undefined {
+  if (!URL.canParse(url)) return undefined;
+  const parsed = new URL(url);
+  const port = parsed.port === '' ? (parsed.protocol === 'http:' ? 80 : 443) : Number(parsed.port);
+  return { address: parsed.hostname, port, url: parsed.origin + parsed.pathname };
+}
+
+export function serverAttributes(server: Server | undefined): Attributes {
+  return server ? { [ATTR.serverAddress]: server.address, [ATTR.serverPort]: server.port } : {};
+}
+
+/** An outcome as the port reports it: an HTTP status, an error, or neither (a success). */
+export interface Outcome {
+  status?: number | undefined;
+  error?: unknown;
+}
+
+/** A class name, nothing else: an error's message or fields are never recorded. */
+const CLASS_NAME = /^[A-Za-z_$][\w$]{0,63}$/;
+
+/**
+ * `error.type` as the conventions define it: the error's class name, else an error status
+ * as a string (`503`), else undefined (a success). `_OTHER` for a nameless throw.
+ */
+export function errorTypeOf(outcome: Outcome, isError: (status: number) => boolean) {
+  const { error, status } = outcome;
+  if (error !== undefined) {
+    const name = error instanceof Error ? error.name : undefined;
+    return name !== undefined && CLASS_NAME.test(name) ? name : '_OTHER';
+  }
+  if (status !== undefined && isError(status)) return String(status);
+  return undefined;
+}
+
+/** A client call failed on any 4xx or 5xx; a server answer only on a 5xx. */
+export const clientError = (status: number) => status >= 400;
+export const serverError = (status: number) => status >= 500;
