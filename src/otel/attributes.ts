@@ -32,7 +32,12 @@ export function serverOf(url: string): Server | undefined {
   if (!URL.canParse(url)) return undefined;
   const parsed = new URL(url);
   const port = parsed.port === '' ? (parsed.protocol === 'http:' ? 80 : 443) : Number(parsed.port);
-  return { address: parsed.hostname, port, url: parsed.origin + parsed.pathname };
+  // The URL as given (its `{name}` placeholders unencoded), unless it carries credentials.
+  const clean =
+    parsed.username || parsed.password
+      ? parsed.origin + parsed.pathname
+      : url.replace(/[?#].*$/s, '');
+  return { address: parsed.hostname, port, url: clean };
 }
 
 export function serverAttributes(server: Server | undefined): Attributes {
