@@ -3,8 +3,8 @@ import { MomoClient } from 'momo-partner-sdk';
 import { otel } from 'momo-partner-sdk/otel';
 import { createSimulator } from 'momo-partner-sdk/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { deposit, uuidv4 } from '../simulator/helpers';
-import { type Harness, idOf, noActiveSpan, parentOf, telemetryHarness } from './support';
+import { uuidv4 } from '../simulator/helpers';
+import { depositTo, type Harness, idOf, noActiveSpan, parentOf, telemetryHarness } from './support';
 
 const BASE = 'https://sandbox.momo.test';
 let harness: Harness;
@@ -29,7 +29,7 @@ describe('momo-partner-sdk/otel: one CLIENT span per logical call', () => {
   it('named METHOD and path template, children of the caller span, with the HTTP attributes', async () => {
     const { momo } = setUp();
     const { span: checkout, value: referenceId } = await harness.inSpan('checkout', async () => {
-      const accepted = await momo.disbursement.deposit(deposit());
+      const accepted = await momo.disbursement.deposit(depositTo());
       await momo.disbursement.getDeposit(accepted.referenceId);
       return accepted.referenceId;
     });
@@ -94,7 +94,7 @@ describe('momo-partner-sdk/otel: one CLIENT span per logical call', () => {
     await momo.disbursement.getBalance(); // the token first: its request is not faulted
     sim.inject({ kind: 'drop-before-processing', match: 'POST /disbursement/v1_0/deposit' });
     sim.inject({ kind: 'status', status: 503, match: 'POST /disbursement/v1_0/deposit' });
-    const { referenceId } = await momo.disbursement.deposit(deposit());
+    const { referenceId } = await momo.disbursement.deposit(depositTo());
 
     const span = harness.span('POST /disbursement/v1_0/deposit');
     const { port } = new URL(server.url);
@@ -147,7 +147,7 @@ describe('momo-partner-sdk/otel: one CLIENT span per logical call', () => {
     const { sim, momo } = setUp();
     await momo.disbursement.getBalance();
     sim.inject({ kind: 'status', status: 503, match: 'POST /disbursement/v1_0/deposit' });
-    await momo.disbursement.deposit(deposit());
+    await momo.disbursement.deposit(depositTo());
 
     const { unit, points } = await harness.points('http.client.request.duration');
     expect(unit).toBe('s');

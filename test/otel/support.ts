@@ -14,6 +14,7 @@ import {
   type ReadableSpan,
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
+import type { RequestToPayBody, TransferBody } from 'momo-partner-sdk';
 
 // What a partner's NodeSDK sets up: the active span follows async calls.
 context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
@@ -103,3 +104,23 @@ export const attributesOf = (span: ReadableSpan): Attributes => span.attributes;
 
 /** No span is active outside `inSpan`: a test must not leak one into the next. */
 export const noActiveSpan = () => trace.getActiveSpan() === undefined;
+
+/** A deposit to `msisdn` (the simulator's outcome follows its magic numbers). */
+export const depositTo = (msisdn = '46700000001'): TransferBody => ({
+  amount: '100',
+  currency: 'EUR',
+  externalId: 'order-1',
+  payee: { partyIdType: 'MSISDN', partyId: msisdn },
+  payerMessage: 'Thanks',
+  payeeNote: 'Cash in',
+});
+
+/** A request to pay from `msisdn`. */
+export const paymentFrom = (msisdn: string): RequestToPayBody => ({
+  amount: '100',
+  currency: 'EUR',
+  externalId: 'order-2',
+  payer: { partyIdType: 'MSISDN', partyId: msisdn },
+  payerMessage: 'Pay',
+  payeeNote: 'Paid',
+});
