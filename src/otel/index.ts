@@ -1,11 +1,7 @@
 /**
  * `momo-partner-sdk/otel`: the SDK traced with OpenTelemetry. `@opentelemetry/api` is the
- * partner's own (an optional peer dependency); bring any SDK or exporter.
- *
- * ```ts
- * import { otel } from 'momo-partner-sdk/otel';
- * const momo = new MomoClient({ ...options, telemetry: otel() });
- * ```
+ * partner's own (an optional peer dependency); bring any SDK or exporter, then
+ * `new MomoClient({ ...options, telemetry: otel() })`.
  *
  * Spans: one CLIENT span per logical call (`POST /disbursement/v1_0/deposit`), one
  * INTERNAL span per `wait()`, one SERVER span per callback; the metric
