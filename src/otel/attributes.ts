@@ -24,20 +24,37 @@ export const ATTR = {
 export interface Server {
   address: string;
   port: number;
-  /** The URL without credentials, query or fragment (the port's `url` has none; made sure). */
-  url: string;
 }
 
+/** Origins seen (a client has one or two): each parsed once, not per call. */
+const servers = new Map<string, Server | undefined>();
+const ORIGIN = /^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i;
+
 export function serverOf(url: string): Server | undefined {
-  if (!URL.canParse(url)) return undefined;
-  const parsed = new URL(url);
-  const port = parsed.port === '' ? (parsed.protocol === 'http:' ? 80 : 443) : Number(parsed.port);
-  // The URL as given (its `{name}` placeholders unencoded), unless it carries credentials.
-  const clean =
-    parsed.username || parsed.password
-      ? parsed.origin + parsed.pathname
-      : url.replace(/[?#].*$/s, '');
-  return { address: parsed.hostname, port, url: clean };
+  const origin = ORIGIN.exec(url)?.[0];
+  if (origin === undefined) return undefined;
+  if (servers.has(origin)) return servers.get(origin);
+  let server: Server | undefined;
+  if (URL.canParse(origin)) {
+    const parsed = new URL(origin);
+    const port = parsed.port !== '' ? Number(parsed.port) : parsed.protocol === 'http:' ? 80 : 443;
+    server = { address: parsed.hostname, port };
+  }
+  if (servers.size >= 64) servers.clear(); // bounded, whatever a caller passes
+  servers.set(origin, server);
+  return server;
+}
+
+/**
+ * `url.full`: the URL as given (its `{name}` placeholders unencoded) without a query or
+ * fragment, and rebuilt without credentials should it carry any (the port's has none).
+ */
+export function fullUrlOf(url: string): string {
+  const end = url.search(/[?#]/);
+  const bare = end === -1 ? url : url.slice(0, end);
+  const origin = ORIGIN.exec(bare)?.[0];
+  if (origin === undefined || !origin.includes('@')) return bare;
+  return origin.replace(/\/\/[^@]*@/, '//') + bare.slice(origin.length);
 }
 
 export function serverAttributes(server: Server | undefined): Attributes {

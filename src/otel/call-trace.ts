@@ -1,6 +1,7 @@
 import {
   type Attributes,
   type Context,
+  type HrTime,
   type Span,
   SpanKind,
   SpanStatusCode,
@@ -11,8 +12,8 @@ import {
   ATTR,
   clientError,
   errorTypeOf,
+  fullUrlOf,
   type Outcome,
-  type Server,
   serverAttributes,
   serverOf,
 } from './attributes';
@@ -20,9 +21,11 @@ import type { Instruments } from './instruments';
 
 /**
  * One logical call: a CLIENT span `{METHOD} {path template}` from its start to its final
- * answer, each attempt an event on it (`momo.attempt`, with `http.request.resend_count`
- * from the second on) and a record of `http.client.request.duration`. A lookup made by a
- * `wait()` gets no span (the wait counts it): its attempts are measured only.
+ * answer, and a record of `http.client.request.duration` per attempt. A call that took
+ * more than one attempt (retries, a 401 replay) carries `http.request.resend_count` and
+ * one `momo.attempt` event per attempt, at the time it ended (a first attempt that was
+ * the only one adds nothing: the span says it all). A lookup made by a `wait()` gets no
+ * span (the wait counts it): its attempts are measured only.
  */
 export function startCall(
   tracer: Tracer,
@@ -31,12 +34,12 @@ export function startCall(
   parent: Context,
 ): CallTrace {
   const server = serverOf(start.url);
-  const metered = new MeteredCall(instruments, start.method, server);
-  if (start.wait !== undefined) return metered;
+  const measure = instruments.attempts(start.method, server);
+  if (start.wait !== undefined) return { attempt: () => measure(undefined), end: () => {} };
   const attributes: Attributes = {
     [ATTR.method]: start.method,
     ...serverAttributes(server),
-    [ATTR.urlFull]: server?.url ?? start.pathTemplate,
+    [ATTR.urlFull]: fullUrlOf(start.url),
     [ATTR.urlTemplate]: start.pathTemplate,
     [ATTR.operation]: start.operation,
   };
@@ -46,57 +49,46 @@ export function startCall(
     { kind: SpanKind.CLIENT, attributes },
     parent,
   );
-  return new SpannedCall(span, metered);
+  return new SpannedCall(span, measure);
 }
 
-/** Attempts measured, nothing spanned. */
-class MeteredCall implements CallTrace {
-  readonly #instruments: Instruments;
-  readonly #attributes: Attributes;
+/** Starts an attempt's clock; `ended` hears the outcome once the duration is recorded. */
+export type MeasureAttempt = (ended: ((outcome: Outcome) => void) | undefined) => AttemptTrace;
 
-  constructor(instruments: Instruments, method: string, server: Server | undefined) {
-    this.#instruments = instruments;
-    this.#attributes = { [ATTR.method]: method, ...serverAttributes(server) };
-  }
-
-  attempt(): AttemptTrace {
-    return this.measure(() => {});
-  }
-
-  /** Starts an attempt's clock; `ended` hears its outcome once it is recorded. */
-  measure(ended: (outcome: Outcome) => void): AttemptTrace {
-    const started = performance.now();
-    return {
-      end: (outcome) => {
-        const seconds = (performance.now() - started) / 1000;
-        this.#instruments.duration.record(seconds, withOutcome(this.#attributes, outcome));
-        ended(outcome);
-      },
-    };
-  }
-
-  end(): void {}
+/** An attempt's outcome, kept until it is known whether the call had more than one. */
+interface AttemptEnded {
+  attributes: Attributes;
+  time: HrTime;
 }
 
-/** The span of a logical call, its attempts as events, the metric as for any call. */
 class SpannedCall implements CallTrace {
   readonly #span: Span;
-  readonly #metered: MeteredCall;
+  readonly #measure: MeasureAttempt;
   #attempts = 0;
+  #first: AttemptEnded | undefined;
 
-  constructor(span: Span, metered: MeteredCall) {
+  constructor(span: Span, measure: MeasureAttempt) {
     this.#span = span;
-    this.#metered = metered;
+    this.#measure = measure;
   }
 
   attempt(): AttemptTrace {
     // Counted here rather than read from `n`: a 401 replay is a resend too.
     const resends = this.#attempts++;
-    return this.#metered.measure((outcome) => {
-      const attributes = withOutcome({}, outcome);
-      if (resends > 0) attributes[ATTR.resendCount] = resends;
-      this.#span.addEvent('momo.attempt', attributes);
+    if (resends === 1) this.#flushFirst(); // a second attempt: the first one becomes an event
+    return this.#measure((outcome) => {
+      const attributes = outcomeAttributes(outcome);
+      if (resends > 0) {
+        attributes[ATTR.resendCount] = resends;
+        this.#span.addEvent('momo.attempt', attributes);
+      } else this.#first = { attributes, time: hrNow() };
     });
+  }
+
+  #flushFirst(): void {
+    const first = this.#first;
+    if (first !== undefined) this.#span.addEvent('momo.attempt', first.attributes, first.time);
+    this.#first = undefined;
   }
 
   end(outcome: Outcome): void {
@@ -112,11 +104,18 @@ class SpannedCall implements CallTrace {
   }
 }
 
-/** Attributes plus an outcome's status code and error type. */
-function withOutcome(base: Attributes, outcome: Outcome): Attributes {
-  const attributes: Attributes = { ...base };
+/** An outcome's status code and error type, as attributes. */
+function outcomeAttributes(outcome: Outcome): Attributes {
+  const attributes: Attributes = {};
   if (outcome.status !== undefined) attributes[ATTR.status] = outcome.status;
   const errorType = errorTypeOf(outcome, clientError);
   if (errorType !== undefined) attributes[ATTR.errorType] = errorType;
   return attributes;
+}
+
+/** Wall-clock time as OpenTelemetry's [seconds, nanoseconds]. */
+function hrNow(): HrTime {
+  const ms = performance.timeOrigin + performance.now();
+  const seconds = Math.floor(ms / 1000);
+  return [seconds, Math.round((ms - seconds * 1000) * 1e6)];
 }

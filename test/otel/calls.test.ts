@@ -46,6 +46,9 @@ describe('momo-partner-sdk/otel: one CLIENT span per logical call', () => {
       expect(span.spanContext().traceId).toBe(checkout.spanContext().traceId);
       expect(span.instrumentationScope.name).toBe('momo-partner-sdk');
       expect(span.status.code).toBe(SpanStatusCode.UNSET);
+      // One attempt each: no resend count, no attempt events (the span says it all).
+      expect(span.attributes).not.toHaveProperty('http.request.resend_count');
+      expect(span.events).toEqual([]);
     }
 
     expect(harness.span('POST /disbursement/v1_0/deposit').attributes).toEqual({
