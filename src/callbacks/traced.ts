@@ -9,15 +9,16 @@ export interface CallbackSeen {
 type Handle = (request: Request, seen?: CallbackSeen) => Promise<Response>;
 
 /**
- * The handler as is without telemetry (zero cost), else wrapped in one SERVER trace per
- * request: its route, method, answer status and the reference id it named.
+ * The handler without telemetry, else wrapped in one SERVER trace per request: its route,
+ * method, answer status and the reference id it named.
  */
 export function tracedHandler(
   handle: Handle,
   telemetry: Telemetry | undefined,
   template: string | undefined,
 ): (request: Request) => Promise<Response> {
-  if (telemetry === undefined) return handle;
+  // Only the request is passed on: frameworks call handlers with a second argument of theirs.
+  if (telemetry === undefined) return (request) => handle(request);
   const mounted = routeOf(template);
   return async (request) => {
     const trace = telemetry.callback({
