@@ -29,6 +29,7 @@ import {
 } from './report.mjs';
 import { measureBundles } from './sections/bundle.mjs';
 import { measureImports } from './sections/imports.mjs';
+import { measureTelemetry, printTelemetry } from './sections/telemetry.mjs';
 import { measureThroughput } from './sections/throughput.mjs';
 import { measureScheduler, measureWaits } from './sections/waits.mjs';
 import { printTargets } from './targets.mjs';
@@ -65,6 +66,8 @@ try {
       measureThroughput(node, server),
     );
     printThroughput(node, throughput);
+    const tracing = await timed(`tracing ${node.label}`, () => measureTelemetry(node, server));
+    printTelemetry(node, tracing);
     const imports = await timed(`start-up ${node.label}`, () => measureImports(node, server));
     printImports(node, imports);
     // The biggest wait runs (they only have to complete) on the first Node version only.

@@ -37,7 +37,7 @@ export class ClientContext {
       health.of('token store'),
     );
     this.transport = new Transport(this.config, this.auth, loadNodePath);
-    this.poller = new Poller(this.config.polling);
+    this.poller = new Poller(this.config.polling, this.config.telemetry);
     this.journal = new JournalKeeper(options.journal, health.of('journal'));
     this.callbackBus = new CallbackFanOut(
       options.callbackBus,

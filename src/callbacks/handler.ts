@@ -4,6 +4,7 @@ import { shareOutcome, trackedByJournal } from '../scale-out/callbacks';
 import { isFinal, type StatusLike, UUID_V4 } from '../schemas/common';
 import type { TransactionStatus } from '../schemas/tolerant';
 import { type CallbackEvent, parseCallback } from './parse';
+import { type CallbackSeen, tracedHandler } from './traced';
 
 /** What `onEvent` receives: a callback whose outcome was checked against the service. */
 export interface ConfirmedCallback {
@@ -58,7 +59,7 @@ export function createCallbackHandler(
   const idFromUrl = referenceIdReader(template);
   const log = ctx.config.log;
 
-  return async (request) => {
+  const handle = async (request: Request, seen?: CallbackSeen): Promise<Response> => {
     if (request.method !== 'PUT' && request.method !== 'POST') {
       return answer(405, { error: 'callbacks are PUT or POST' }, { allow: 'PUT, POST' });
     }
@@ -80,6 +81,7 @@ export function createCallbackHandler(
     if (fromUrl && event.referenceId && fromUrl.toLowerCase() !== event.referenceId.toLowerCase()) {
       return answer(400, { error: 'the body and the URL name different reference ids' });
     }
+    if (seen) seen.referenceId = referenceId;
 
     // Not created or awaited here: the journal (shared across instances) may know it.
     const tracked = ctx.operations.get(referenceId) ?? (await trackedByJournal(ctx, referenceId));
@@ -130,6 +132,7 @@ export function createCallbackHandler(
     }
     return answer(200, { received: true });
   };
+  return tracedHandler(handle, ctx.config.telemetry, template);
 }
 
 /**

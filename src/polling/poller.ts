@@ -1,3 +1,4 @@
+import type { Telemetry, WaitTrace } from '../core/telemetry';
 import { spreadJitter } from '../core/time';
 import { isTransient } from '../core/transient';
 import { isNotFoundError, isRateLimitError, WaitTimeoutError } from '../errors';
@@ -28,7 +29,8 @@ export interface PollSchedule {
 export interface WaitRequest<R> {
   operation: string;
   referenceId: string;
-  lookup(signal: AbortSignal | undefined): Promise<R>;
+  /** `wait` is this wait's telemetry, when the client has some: the lookup is counted there. */
+  lookup(signal: AbortSignal | undefined, wait?: WaitTrace): Promise<R>;
   /** Set when the operation was just accepted: wait before the first lookup, tolerate 404 for a while. */
   acceptedAt?: number | undefined;
 }
@@ -45,9 +47,11 @@ export class Poller {
   /** Sleeping waits by lower-cased reference id: one sleep, or several on the same id. */
   readonly #waiting = new Map<string, WaitSleep | WaitSleep[]>();
   readonly #schedule: PollSchedule;
+  readonly #telemetry: Telemetry | undefined;
 
-  constructor(schedule: PollSchedule) {
+  constructor(schedule: PollSchedule, telemetry?: Telemetry) {
     this.#schedule = schedule;
+    this.#telemetry = telemetry;
   }
 
   /**
@@ -70,9 +74,29 @@ export class Poller {
     return this.#scheduler.sleep(ms, signal).promise;
   }
 
-  async wait<R extends StatusLike>(
+  wait<R extends StatusLike>(
     request: WaitRequest<R>,
     options: WaitOptions<R> = {},
+  ): Promise<Final<R>> {
+    const { operation, referenceId } = request;
+    const trace = this.#telemetry?.wait({ operation, referenceId });
+    if (trace === undefined) return this.#wait(request, options);
+    return this.#wait(request, options, trace).then(
+      (final) => {
+        trace.end({ status: final.status });
+        return final;
+      },
+      (error: unknown) => {
+        trace.end({ error });
+        throw error;
+      },
+    );
+  }
+
+  async #wait<R extends StatusLike>(
+    request: WaitRequest<R>,
+    options: WaitOptions<R>,
+    trace?: WaitTrace,
   ): Promise<Final<R>> {
     const { initialDelayMs, maxDelayMs } = this.#schedule;
     const timeoutMs = options.timeoutMs ?? this.#schedule.timeoutMs;
@@ -102,8 +126,10 @@ export class Poller {
       let result: R | undefined = delivered && isFinal(delivered) ? (delivered as R) : undefined;
       if (result === undefined) {
         try {
-          result = await request.lookup(options.signal);
+          result = await request.lookup(options.signal, trace);
+          trace?.lookup({});
         } catch (error) {
+          trace?.lookup({ error });
           if (options.signal?.aborted) throw options.signal.reason;
           const transient =
             isTransient(error) || (isNotFoundError(error) && Date.now() < graceUntil);

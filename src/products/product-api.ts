@@ -9,6 +9,7 @@ import {
 } from '../core/operation-promise';
 import type { MomoClientOptions, ProductName, RequestOptions } from '../core/options';
 import { withReferenceId } from '../core/reference-id';
+import type { WaitTrace } from '../core/telemetry';
 import type { Final, WaitOptions } from '../polling/poller';
 import type { StatusLike } from '../schemas/common';
 import { isFinal, uuidV4 } from '../schemas/common';
@@ -113,8 +114,17 @@ export class ProductApi {
   }
 
   /** One status lookup; the result always names its reference id (2.5 shows it only sometimes). */
-  async lookup<R>(op: Lookup<R>, referenceId: string, options?: RequestOptions): Promise<R> {
-    const answer = await this.#ctx.transport.call(op, { params: { referenceId }, options });
+  async lookup<R>(
+    op: Lookup<R>,
+    referenceId: string,
+    options?: RequestOptions,
+    wait?: WaitTrace,
+  ): Promise<R> {
+    const answer = await this.#ctx.transport.call(op, {
+      params: { referenceId },
+      options,
+      trace: wait,
+    });
     const result = answer.data;
     if (typeof result === 'object' && result !== null && isFinal(result)) {
       await this.#journalFinal(referenceId, result); // a final lookup ends its journal entry
@@ -132,7 +142,7 @@ export class ProductApi {
     options: WaitOptions<R> = NO_WAIT_OPTIONS,
     acceptedAt?: number,
     /** The lookup `create` tracked for this id: shared, not made again, per pending wait. */
-    tracked?: (signal?: AbortSignal) => Promise<R>,
+    tracked?: (signal?: AbortSignal, wait?: WaitTrace) => Promise<R>,
   ): Promise<Final<R>> {
     // Check the id up front so a bad one fails at once rather than after polling.
     const checked = this.#ctx.transport.check(op, { params: { referenceId } });
@@ -183,7 +193,8 @@ export class ProductApi {
   }
 
   #lookupOf<R>(op: Lookup<R>, referenceId: string) {
-    return (signal?: AbortSignal) => this.lookup(op, referenceId, signal ? { signal } : {});
+    return (signal?: AbortSignal, wait?: WaitTrace) =>
+      this.lookup(op, referenceId, signal ? { signal } : {}, wait);
   }
 }
 
