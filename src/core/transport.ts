@@ -71,7 +71,7 @@ export class Transport {
         return result;
       },
       (error: unknown) => {
-        trace.end({ error });
+        trace.end({ status: isApiError(error) ? error.status : undefined, error });
         throw error;
       },
     );
@@ -141,7 +141,9 @@ export class Transport {
       trace?.end({ status });
       return result;
     } catch (error) {
-      trace?.end({ status, error });
+      // An HTTP error answer is told by its status (semantic conventions: error.type is the
+      // status code); the error class only when no answer, or an unreadable one, came.
+      trace?.end(status !== undefined && status >= 400 ? { status } : { status, error });
       throw error;
     }
   }

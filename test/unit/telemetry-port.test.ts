@@ -59,7 +59,7 @@ describe('the telemetry port, wired into every call', () => {
         '  attempt 1',
         '  attempt 1 end: status 200',
         'end disbursement.getAccessToken: status 200',
-        '  attempt 1 end: error ServerError 500',
+        '  attempt 1 end: status 500',
         '  attempt 2',
         '  attempt 2 end: status 202',
         'end disbursement.deposit: status 202',
@@ -114,7 +114,7 @@ describe('the telemetry port, wired into every call', () => {
       .disbursement.getDeposit(crypto.randomUUID())
       .catch(() => undefined);
     expect(events.filter((e) => e.startsWith('end disbursement.getDeposit'))).toEqual([
-      'end disbursement.getDeposit: error NotFoundError undefined',
+      'end disbursement.getDeposit: error NotFoundError 404',
     ]);
   });
 });
