@@ -11,11 +11,15 @@ const TEXT_FORBIDDEN = /['&<>\p{Cc}]/u;
 /** MTN rejects payerMessage / payeeNote longer than this. */
 const TEXT_MAX = 160;
 
-/** Identification types of spec 2.3 and 2.6 (cash transfer payer, voucher receiver). */
+/**
+ * Identification types of spec 2.3 and 2.6 (cash transfer payer, voucher receiver), plus
+ * `SRSSA`, the provider's documents' spelling of `SRSA` (sent under `compat: 'provider'`).
+ */
 export const IDENTIFICATION_TYPES: readonly string[] = [
   'PASS',
   'CPFA',
   'SRSA',
+  'SRSSA',
   'NRIN',
   'OTHR',
   'DRLC',

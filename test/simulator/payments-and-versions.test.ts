@@ -227,3 +227,46 @@ describe('simulator: deposit and refund v2', () => {
     );
   });
 });
+
+describe('simulator: the provider documents’ forms over a real server', () => {
+  it('accepts SRSSA for SRSA in a cash transfer, and a DELETE with a body over listen()', async () => {
+    const sim = simulator({ settleMs: 0 });
+    const server = await sim.listen();
+    try {
+      const http = rawClient(sim, fetch, server.url);
+      const cash = await http.create('/remittance/v2_0/cashtransfer', {
+        amount: '10',
+        currency: 'EUR',
+        originalAmount: '10',
+        originalCurrency: 'EUR',
+        orginatingCountry: 'SE',
+        payerIdentificationType: 'SRSSA',
+        payerIdentificationNumber: 'A1',
+      });
+      expect(cash.response.status).toBe(202);
+      const invoice = await http.create('/collection/v2_0/invoice', {
+        amount: '9',
+        currency: 'EUR',
+        intendedPayer: party('46733123453'),
+      });
+      const cancelId = uuidv4();
+      const cancelled = await http.send(
+        'DELETE',
+        `/collection/v2_0/invoice/${invoice.referenceId}`,
+        {
+          headers: {
+            Authorization: `Bearer ${await http.token('collection')}`,
+            'X-Reference-Id': cancelId,
+            'Content-Type': 'application/json',
+          },
+          body: { externalId: 'x-1' },
+        },
+      );
+      expect(cancelled.status).toBe(200);
+      expect(sim.transaction(cancelId)?.body).toEqual({ externalId: 'x-1' });
+      expect(sim.transaction(invoice.referenceId)?.reason?.code).toBe('TRANSACTION_CANCELED');
+    } finally {
+      await server.close();
+    }
+  });
+});
