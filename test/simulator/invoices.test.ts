@@ -188,6 +188,18 @@ describe('simulator: invoices', () => {
     expect(await late.response.json()).toMatchObject({ code: 'NOT_ALLOWED' });
   });
 
+  it('a cancel whose answer was lost is seen to have landed: 409 for the same X-Reference-Id', async () => {
+    const sim = simulator({ settleMs: 0 });
+    const { referenceId } = await rawClient(sim).create(CREATE, invoice('46733123453'));
+    sim.inject({ kind: 'drop-after-processing', match: `DELETE ${CREATE}/${referenceId}` });
+    const cancelId = uuidv4();
+    await expect(cancel(sim, referenceId, { referenceId: cancelId })).rejects.toThrow(TypeError);
+    expect(sim.transaction(referenceId)?.reason?.code).toBe('TRANSACTION_CANCELED');
+    const retry = await cancel(sim, referenceId, { referenceId: cancelId });
+    expect(retry.response.status).toBe(409);
+    expect(sim.transactions.filter((tx) => tx.kind === 'invoiceCancellation')).toHaveLength(1);
+  });
+
   it('cancel: 404 for an unknown invoice or another operation; 400 for bad headers or body', async () => {
     const sim = simulator({ settleMs: 0 });
     const http = rawClient(sim);
