@@ -14,6 +14,7 @@ import type { ListeningServer, ListenOptions, SimulatorOptions, SimulatorState }
 export type {
   ConsentGrant,
   ConsentRequestInfo,
+  Decision,
   DeliveryNotification,
   Fault,
   ListeningServer,
@@ -27,6 +28,7 @@ export type {
   SimTransaction,
   SimulatorOptions,
   SimulatorState,
+  TransactionKind,
   TransactionStatus,
 } from './types';
 
@@ -81,6 +83,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       return engine.requests;
     },
     settle: (referenceId, status, reason) => engine.settle(referenceId, status, reason),
+    decide: (referenceId, decision) => engine.decide(referenceId, decision),
     grantConsent: (consent) => engine.grantConsent(consent),
     get deliveryNotifications() {
       return engine.deliveryNotifications;
