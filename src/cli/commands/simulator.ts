@@ -8,7 +8,9 @@ import { ExitCode, UsageError } from '../output';
 const USAGE = `Usage: momo-partner-sdk simulator [options]
 
 Serves a stateful, in-memory fake of the Mobile-Money Partner API on loopback, with
-control routes under /_simulator/ (settle, consent, faults, state: docs/simulator.md).
+control routes under /_simulator/ (settle, consent, faults, state: docs/simulator.md)
+and the payer's phone at /_simulator/: a web page that shows transactions, callbacks,
+balances and faults live, with Approve and Decline for what is pending.
 
 Options:
   --port <n>        port to listen on (default 4010; 0 picks a free port)
@@ -52,6 +54,7 @@ export const simulatorCommand: Command = {
       [
         `MoMo simulator listening on ${server.url}`,
         '',
+        `  payer's phone      ${server.url}/_simulator/  (open it in a browser)`,
         `  baseUrl            ${server.url}`,
         `  subscriptionKey    ${subscriptionKey}`,
         `  apiUser.id         ${apiUser.id}`,

@@ -1,0 +1,97 @@
+import type { Engine } from '../engine';
+import { codeError, json } from '../http';
+import { reason } from '../outcomes';
+import { PAGE_CSS } from './css';
+import { feedOf } from './feed';
+import { PAGE_HTML } from './html';
+import { PAGE_SCRIPT } from './script';
+import { eventStream } from './stream';
+
+/**
+ * The payer's phone: `GET /_simulator/` (the page, its script and style), the event
+ * stream, and the routes its buttons call. Answers undefined for any other path, which
+ * the other control routes then handle. Everything is served from the package: no CDN.
+ */
+export async function pageRoute(
+  engine: Engine,
+  method: string,
+  path: string,
+  request: Request,
+): Promise<Response | undefined> {
+  if (method === 'GET') {
+    if (path === '') return asset(PAGE_HTML, 'text/html');
+    if (path === 'page.js') return asset(PAGE_SCRIPT, 'text/javascript');
+    if (path === 'page.css') return asset(PAGE_CSS, 'text/css');
+    if (path === 'events') return eventStream(feedOf(engine));
+    return undefined;
+  }
+  const decision = /^operations\/([^/]+)\/(approve|decline)$/.exec(path);
+  const resend = /^callbacks\/(\d+)\/resend$/.exec(path);
+  const disarm = /^faults\/(\d+)$/.exec(path);
+  let response: Response | undefined;
+  if (decision && method === 'POST') {
+    await request.arrayBuffer(); // no body expected; drained so the connection is reusable
+    response = decide(engine, safeDecode(decision[1] ?? ''), decision[2] === 'approve');
+  } else if (resend && method === 'POST') {
+    const index = Number(resend[1]);
+    response = engine.internals.callbacks.resend(index)
+      ? json(202, { resent: index })
+      : codeError(404, 'NOT_FOUND', `No callback ${index}.`);
+  } else if (disarm && method === 'DELETE') {
+    const id = Number(disarm[1]);
+    response = engine.internals.faults.disarm(id)
+      ? new Response(null, { status: 204 })
+      : codeError(404, 'NOT_FOUND', `No armed fault ${id}.`);
+  }
+  if (response) feedOf(engine).notify();
+  return response;
+}
+
+/**
+ * The payer approves (SUCCESSFUL) or declines (FAILED, APPROVAL_REJECTED) a pending
+ * operation of any kind the engine stores, or answers a consent request.
+ */
+export function decide(engine: Engine, id: string, approve: boolean): Response {
+  const tx = engine.transaction(id);
+  if (tx) {
+    try {
+      if (approve) engine.settle(tx.referenceId, 'SUCCESSFUL');
+      else engine.settle(tx.referenceId, 'FAILED', reason('APPROVAL_REJECTED'));
+    } catch {
+      return codeError(409, 'NOT_PENDING', `${tx.operation} ${id} is already ${tx.status}.`);
+    }
+    return json(200, { kind: tx.operation, ...engine.transaction(tx.referenceId) });
+  }
+  const wanted = id.toLowerCase();
+  const find = () => engine.consentRequests.find((c) => c.authReqId.toLowerCase() === wanted);
+  const consent = find();
+  if (!consent) return codeError(404, 'NOT_FOUND', `No operation or consent request ${id}.`);
+  if (consent.status !== 'pending') {
+    return codeError(409, 'NOT_PENDING', `Consent request ${id} is already ${consent.status}.`);
+  }
+  if (approve) engine.approveConsent(consent.authReqId);
+  else engine.denyConsent(consent.authReqId);
+  return json(200, { kind: 'consent', ...find() });
+}
+
+/** Strict headers: the page loads nothing but its own script and style. */
+function asset(body: string, type: string): Response {
+  return new Response(body, {
+    status: 200,
+    headers: {
+      'content-type': `${type}; charset=utf-8`,
+      'cache-control': 'no-store',
+      'content-security-policy':
+        "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'",
+      'x-content-type-options': 'nosniff',
+    },
+  });
+}
+
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
