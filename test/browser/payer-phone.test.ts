@@ -114,6 +114,27 @@ describe.skipIf(skipBrowser)("the payer's phone in a browser", { timeout: 60_000
     expect((await momo.collection.getBalance()).availableBalance).toBe('1000120.00');
   });
 
+  // SCREENSHOTS=1 npx vitest run test/browser: the images of docs/simulator.md.
+  it.runIf(process.env.SCREENSHOTS)('screenshots for docs/simulator.md', async () => {
+    const pending = await momo.collection.requestToPay(
+      { amount: '49.99', currency: 'EUR', externalId: 'order-2002', payer },
+      { callbackUrl },
+    );
+    const transfer = await momo.disbursement.transfer({
+      amount: '15',
+      currency: 'EUR',
+      payee: { partyIdType: 'MSISDN', partyId: '46733123454' },
+    });
+    for (const id of [pending.referenceId, transfer.referenceId]) {
+      await page.getByRole('listitem').filter({ hasText: id }).waitFor();
+    }
+    await page.getByRole('button', { name: /^Approve collection/ }).focus();
+    await page.screenshot({ path: 'docs/images/simulator-phone.png', fullPage: true });
+    const callbacks = page.locator('section').filter({ has: page.locator('#callbacks') });
+    await callbacks.getByText('Body').first().click();
+    await callbacks.screenshot({ path: 'docs/images/simulator-callbacks.png' });
+  });
+
   it('logged no console error', () => {
     expect(problems).toEqual([]);
   });

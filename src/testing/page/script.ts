@@ -129,7 +129,7 @@ export const PAGE_SCRIPT = String.raw`'use strict';
   }
 
   function render(state) {
-    $('environment').textContent = state.baseUrl + ' · target environment ' + state.targetEnvironment + ' · currency ' + state.currency;
+    $('environment').textContent = 'Served at ' + location.origin + ' · target environment ' + state.targetEnvironment + ' · currency ' + state.currency;
     var pending = state.items.filter(function (item) { return item.decidable; });
     $('pending-empty').hidden = pending.length > 0;
     sync($('pending'), pending, function (item) { return item.id; }, pendingCard, updateCard);

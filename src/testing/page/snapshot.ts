@@ -6,7 +6,6 @@ import type { Fault, Party, Product } from '../types';
  * kind of operation the engine stores (whatever its body) appears with its kind and status.
  */
 export interface PageSnapshot {
-  readonly baseUrl: string;
   readonly targetEnvironment: string;
   readonly currency: string;
   readonly items: readonly PageItem[];
@@ -80,7 +79,6 @@ export function snapshot(engine: Engine): PageSnapshot {
     createdAt: consent.expiresAt - options.consentExpiresInSeconds * 1000,
   }));
   return {
-    baseUrl: options.baseUrl,
     targetEnvironment: options.targetEnvironment,
     currency: options.currency,
     items: [...transactions, ...consents].sort((a, b) => b.createdAt - a.createdAt),
