@@ -18,6 +18,9 @@ Options:
   --settle-ms <n>   milliseconds until a transaction is final (default 100)
   -h, --help        show this help
   -v, --version     print the version
+
+A running simulator is steered with \`momo-partner-sdk simulator approve <referenceId>\`
+and \`simulator decline <referenceId>\` (or the buttons of its page).
 `;
 
 function integer(value: string | undefined, name: string, fallback: number): number {
