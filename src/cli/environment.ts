@@ -45,6 +45,6 @@ export function environmentFix(targetEnvironment: string): string {
   return (
     `the service refused target environment '${targetEnvironment}' (NOT_ALLOWED_TARGET_ENVIRONMENT): ` +
     "change MOMO_TARGET_ENVIRONMENT (or --target-environment): 'sandbox' in the sandbox, " +
-    "in production the one your credentials were issued for (e.g. 'mtnuganda')"
+    'in production the one your credentials were issued for (mtn<country>)'
   );
 }

@@ -43,8 +43,7 @@ function controlCommand(verb: 'approve' | 'decline'): Command {
       try {
         response = await fetch(url, { method: 'POST', signal: AbortSignal.timeout(10_000) });
       } catch (error) {
-        const cause =
-          (error as { cause?: { code?: unknown } }).cause?.code ?? (error as Error).name;
+        const cause = causeOf(error);
         throw new CliFailure(
           `no simulator answered at ${base} (${String(cause)}): start one with ` +
             '`npx momo-partner-sdk simulator`, or change MOMO_BASE_URL (or --base-url)',
@@ -65,6 +64,14 @@ function controlCommand(verb: 'approve' | 'decline'): Command {
       return ExitCode.ok;
     },
   };
+}
+
+/** The system error code behind a failed fetch (ECONNREFUSED...), else its message. */
+function causeOf(error: unknown): string {
+  const cause = (error as { cause?: { code?: unknown; message?: unknown; errors?: unknown[] } })
+    .cause;
+  const first = (cause?.errors?.[0] as { code?: unknown } | undefined)?.code;
+  return String(cause?.code ?? first ?? cause?.message ?? (error as Error).message);
 }
 
 function describe(body: Record<string, unknown>, referenceId: string): string {
