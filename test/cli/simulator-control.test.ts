@@ -61,6 +61,20 @@ describe('momo-partner-sdk simulator approve|decline', { timeout: 60_000 }, () =
     });
   });
 
+  it('a consent request, by its auth_req_id: approve grants it, decline denies it', async () => {
+    const ask = () =>
+      momo.consent.authorize({ msisdn: '46733123453', scope: 'profile', accessType: 'offline' });
+    const [granted, denied] = await Promise.all([ask(), ask()]);
+    const [approve, decline] = await Promise.all([
+      runCli(['simulator', 'approve', granted.authReqId], { MOMO_BASE_URL: url() }),
+      runCli(['simulator', 'decline', denied.authReqId], { MOMO_BASE_URL: url() }),
+    ]);
+    expect(approve).toMatchObject({ code: 0, stdout: `consent ${granted.authReqId}: APPROVED\n` });
+    expect(decline).toMatchObject({ code: 0, stdout: `consent ${denied.authReqId}: DENIED\n` });
+    await expect(granted.wait()).resolves.toMatchObject({ accessToken: expect.any(String) });
+    await expect(denied.wait()).rejects.toMatchObject({ name: 'ConsentDeniedError' });
+  });
+
   it('exit 3 for a final or unknown operation, and when no simulator answers', async () => {
     const done = await momo.collection.requestToPay({ amount: '1', currency: 'EUR', payer });
     const closed = createServer();
