@@ -79,10 +79,11 @@ export class CallbackSender {
         body: JSON.stringify(record.body),
       });
       record.status = response.status;
+      record.latencyMs = Math.round(performance.now() - started);
       await response.body?.cancel().catch(() => undefined);
     } catch (error) {
       record.error = error instanceof Error ? error.message : String(error);
+      record.latencyMs = Math.round(performance.now() - started);
     }
-    record.latencyMs = Math.round(performance.now() - started);
   }
 }

@@ -52,7 +52,7 @@ export interface PageApiUser {
 
 const PRODUCTS: readonly Product[] = ['disbursement', 'collection', 'remittance'];
 /** Statuses from which an operation can still be approved or declined. */
-const OPEN = new Set(['PENDING', 'CREATED']);
+const OPEN = new Set(['PENDING']);
 
 export function snapshot(engine: Engine): PageSnapshot {
   const { options, ledger, callbacks, faults, apiUsers } = engine.internals;
