@@ -1,4 +1,7 @@
-import { createServer } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import { type AddressInfo, createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { Sandbox } from 'momo-partner-sdk';
 import { createSimulator, type ListeningServer } from 'momo-partner-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -146,7 +149,7 @@ describe('momo-partner-sdk doctor', { timeout: 60_000 }, () => {
   it('an unreachable host: reach fails naming MOMO_BASE_URL, what needs it is skipped', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-    const { port } = closed.address() as { port: number };
+    const { port } = closed.address() as AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
     const run = await runCli(['doctor'], { ...good(), MOMO_BASE_URL: `http://127.0.0.1:${port}` });
     expect(run.code).toBe(6);
@@ -156,6 +159,40 @@ describe('momo-partner-sdk doctor', { timeout: 60_000 }, () => {
     );
     expect(found.get('collection credentials')).toBe('skip the host cannot be reached');
     expect(found.get('callback')).toBe('skip the host cannot be reached');
+  });
+
+  it('https: an untrusted certificate fails the TLS check; a trusted one passes', async () => {
+    const fixture = (name: string) =>
+      fileURLToPath(new URL(`../fixtures/tls/${name}`, import.meta.url));
+    const server = createHttpsServer(
+      {
+        key: readFileSync(fixture('loopback-key.pem')),
+        cert: readFileSync(fixture('loopback-cert.pem')),
+      },
+      (_req, res) => res.writeHead(404).end(),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const [untrusted, trusted] = await Promise.all([
+        runCli(['doctor', 'collection'], { ...good(), MOMO_BASE_URL: base }),
+        runCli(['doctor', 'collection'], {
+          ...good(),
+          MOMO_BASE_URL: base,
+          NODE_EXTRA_CA_CERTS: fixture('loopback-cert.pem'),
+        }),
+      ]);
+      expect(untrusted.code).toBe(6);
+      expect(lines(untrusted).get('tls')).toBe(
+        "FAIL TLS failed (DEPTH_ZERO_SELF_SIGNED_CERT): is MOMO_BASE_URL the provider's https address?",
+      );
+      expect(lines(trusted).get('tls')).toMatch(
+        /^ok TLSv1\.3, certificate valid for 127\.0\.0\.1 until .*2\d{3} GMT$/,
+      );
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('an http callback URL outside the sandbox fails naming MOMO_CALLBACK_URL', async () => {
