@@ -50,7 +50,7 @@ describe('momo-partner-sdk simulator approve|decline', { timeout: 60_000 }, () =
     ]);
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({
-      kind: 'disbursement.transfer',
+      operation: 'disbursement.transfer',
       referenceId: transfer.referenceId,
       status: 'FAILED',
       reason: { code: 'APPROVAL_REJECTED' },
@@ -92,7 +92,7 @@ describe('momo-partner-sdk simulator approve|decline', { timeout: 60_000 }, () =
       `collection.requestToPay ${done.referenceId} is already SUCCESSFUL`,
     );
     expect(unknown.code).toBe(3);
-    expect(unknown.stderr).toContain('No operation or consent request no-such-operation');
+    expect(unknown.stderr).toContain('consent request no-such-operation');
     expect(nobody.code).toBe(3);
     expect(nobody.stderr).toContain(`no simulator answered at ${nowhere} (ECONNREFUSED)`);
     expect(nobody.stderr).toContain('MOMO_BASE_URL');

@@ -78,7 +78,10 @@ function describe(body: Record<string, unknown>, referenceId: string): string {
   const reason = body.reason as { code?: unknown } | undefined;
   const status = String(body.status ?? '').toUpperCase();
   const why = typeof reason?.code === 'string' ? ` (${reason.code})` : '';
-  return `${String(body.kind ?? 'operation')} ${referenceId}: ${status}${why}`;
+  // A transaction names its operation; a consent request has an authReqId instead.
+  const what =
+    typeof body.operation === 'string' ? body.operation : body.authReqId ? 'consent' : 'operation';
+  return `${what} ${referenceId}: ${status}${why}`;
 }
 
 export const simulatorApproveCommand = controlCommand('approve');

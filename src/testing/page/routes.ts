@@ -29,7 +29,9 @@ export async function pageRoute(
   const resend = /^callbacks\/(\d+)\/resend$/.exec(path);
   const disarm = /^faults\/(\d+)$/.exec(path);
   let response: Response | undefined;
-  if (decision && method === 'POST') {
+  // An engine with its own sim.decide() answers this route itself (control.ts), with the
+  // rule of each kind; this one settles, for an engine without it.
+  if (decision && method === 'POST' && !hasOwnDecide(engine)) {
     await request.arrayBuffer(); // no body expected; drained so the connection is reusable
     response = decide(engine, safeDecode(decision[1] ?? ''), decision[2] === 'approve');
   } else if (resend && method === 'POST') {
@@ -60,18 +62,22 @@ export function decide(engine: Engine, id: string, approve: boolean): Response {
     } catch {
       return codeError(409, 'NOT_PENDING', `${tx.operation} ${id} is already ${tx.status}.`);
     }
-    return json(200, { kind: tx.operation, ...engine.transaction(tx.referenceId) });
+    return json(200, engine.transaction(tx.referenceId));
   }
   const wanted = id.toLowerCase();
   const find = () => engine.consentRequests.find((c) => c.authReqId.toLowerCase() === wanted);
   const consent = find();
-  if (!consent) return codeError(404, 'NOT_FOUND', `No operation or consent request ${id}.`);
+  if (!consent) return codeError(404, 'NOT_FOUND', `No transaction or consent request ${id}.`);
   if (consent.status !== 'pending') {
     return codeError(409, 'NOT_PENDING', `Consent request ${id} is already ${consent.status}.`);
   }
   if (approve) engine.approveConsent(consent.authReqId);
   else engine.denyConsent(consent.authReqId);
-  return json(200, { kind: 'consent', ...find() });
+  return json(200, find());
+}
+
+function hasOwnDecide(engine: Engine): boolean {
+  return typeof (engine as { decide?: unknown }).decide === 'function';
 }
 
 /** Strict headers: the page loads nothing but its own script and style. */
