@@ -1,6 +1,5 @@
 import type { Engine } from './engine';
 import { type CoreHandler, codeError, empty, json } from './http';
-import { pageRoute } from './page/routes';
 import type { Fault, Reason } from './types';
 
 /**
@@ -14,8 +13,6 @@ export const CONTROL_PREFIX = '/_simulator/';
 export function withControlRoutes(engine: Engine): CoreHandler {
   return async (request) => {
     const { pathname } = new URL(request.url);
-    // The payer's phone lives at /_simulator/ (with the slash: its assets are relative).
-    if (pathname === '/_simulator') return redirect(CONTROL_PREFIX);
     if (!pathname.startsWith(CONTROL_PREFIX)) return engine.handle(request);
     return control(
       engine,
@@ -27,8 +24,6 @@ export function withControlRoutes(engine: Engine): CoreHandler {
 }
 
 async function control(engine: Engine, method: string, path: string, request: Request) {
-  const page = await pageRoute(engine, method, path, request);
-  if (page) return page;
   const settle = /^operations\/([^/]+)\/settle$/.exec(path);
   const consent = /^consent\/([^/]+)\/(approve|deny)$/.exec(path);
   const allow = (wanted: string) => (method === wanted ? undefined : notAllowed(wanted));
@@ -139,10 +134,6 @@ function readReason(value: unknown): Reason | undefined | 'invalid' {
   const r = value as Partial<Reason> | null;
   const ok = typeof r?.code === 'string' && typeof r.message === 'string';
   return ok ? { code: r.code as string, message: r.message as string } : 'invalid';
-}
-
-function redirect(location: string): Response {
-  return new Response(null, { status: 308, headers: { location } });
 }
 
 function notAllowed(allow: string): Response {

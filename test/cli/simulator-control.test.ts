@@ -88,9 +88,7 @@ describe('momo-partner-sdk simulator approve|decline', { timeout: 60_000 }, () =
       runCli(['simulator', 'approve', done.referenceId], { MOMO_BASE_URL: nowhere }),
     ]);
     expect(final).toMatchObject({ code: 3, stdout: '' });
-    expect(final.stderr).toContain(
-      `collection.requestToPay ${done.referenceId} is already SUCCESSFUL`,
-    );
+    expect(final.stderr).toContain(`${done.referenceId} is already SUCCESSFUL`);
     expect(unknown.code).toBe(3);
     expect(unknown.stderr).toContain('consent request no-such-operation');
     expect(nobody.code).toBe(3);

@@ -1,6 +1,7 @@
 import { withControlRoutes } from '../../testing/control';
 import { createEngine } from '../../testing/engine';
 import { listen } from '../../testing/listen';
+import { withPayerPhone } from '../../testing/page/routes';
 import { parseCommand } from '../args';
 import type { Command } from '../command';
 import { ExitCode, UsageError } from '../output';
@@ -48,7 +49,7 @@ export const simulatorCommand: Command = {
     if (port > 65_535) throw new UsageError('--port must be at most 65535');
     const settleMs = integer(args.text('settle-ms'), 'settle-ms', 100);
     const engine = createEngine({ settleMs });
-    const server = await listen(withControlRoutes(engine), {
+    const server = await listen(withPayerPhone(engine, withControlRoutes(engine)), {
       port,
       host: args.text('host') ?? '127.0.0.1',
     });

@@ -1,11 +1,30 @@
+import { CONTROL_PREFIX } from '../control';
 import type { Engine } from '../engine';
-import { codeError, json } from '../http';
+import { type CoreHandler, codeError, json } from '../http';
 import { reason } from '../outcomes';
 import { PAGE_CSS } from './css';
 import { feedOf } from './feed';
 import { PAGE_HTML } from './html';
 import { PAGE_SCRIPT } from './script';
 import { eventStream } from './stream';
+
+/**
+ * Serves the payer's phone in front of `inner` (the control routes and the simulated API):
+ * what pageRoute does not answer goes on to `inner`.
+ */
+export function withPayerPhone(engine: Engine, inner: CoreHandler): CoreHandler {
+  return async (request) => {
+    const { pathname } = new URL(request.url);
+    // The page lives at /_simulator/ (with the slash: its assets are relative).
+    if (pathname === '/_simulator') {
+      return new Response(null, { status: 308, headers: { location: CONTROL_PREFIX } });
+    }
+    if (!pathname.startsWith(CONTROL_PREFIX)) return inner(request);
+    const path = pathname.slice(CONTROL_PREFIX.length);
+    const page = await pageRoute(engine, request.method.toUpperCase(), path, request);
+    return page ?? inner(request);
+  };
+}
 
 /**
  * The payer's phone: `GET /_simulator/` (the page, its script and style), the event
