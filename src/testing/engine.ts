@@ -51,6 +51,16 @@ const ROUTES = [
  */
 export interface Engine extends SimulatorState {
   readonly handle: CoreHandler;
+  /** The stores behind the state, read and steered by the payer's phone page (page/). */
+  readonly internals: EngineInternals;
+}
+
+export interface EngineInternals {
+  readonly options: ResolvedOptions;
+  readonly ledger: Ledger;
+  readonly callbacks: CallbackSender;
+  readonly faults: FaultQueue;
+  readonly apiUsers: ApiUserStore;
 }
 
 export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
@@ -138,6 +148,7 @@ export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
 
   return {
     handle,
+    internals: { options, ledger, callbacks, faults, apiUsers },
     credentials: credentialsOf(options),
     get transactions() {
       const now = Date.now();
