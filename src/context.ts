@@ -34,7 +34,12 @@ export class ClientContext {
     this.transport = new Transport(this.config, this.auth, loadFastPath);
     this.poller = new Poller(this.config.polling);
     const health = sharedStateHealth(this.config);
-    this.journal = new JournalKeeper(options.journal, health.of('journal'));
+    health.configure({
+      journal: options.journal !== undefined,
+      'token store': options.tokenStore !== undefined,
+      'callback bus': options.callbackBus !== undefined,
+    });
+    this.journal = new JournalKeeper(options.journal, health.of('journal'), this.config);
     this.callbackBus = new CallbackFanOut(
       options.callbackBus,
       this.poller,
