@@ -46,7 +46,7 @@ describeWithRedis('Redis stores (real redis-server)', () => {
         const store = new RedisTokenStore(redis.client, { prefix });
         await store.set(KEY, token('tok-1', 30_000));
         expect(await store.get(KEY)).toMatchObject({ accessToken: 'tok-1' });
-        const redisKey = `${prefix}token:disbursement:3f1c5e2a-8b4d-4c6e-9a7b-1d2e3f405162:sandbox`;
+        const redisKey = `{${prefix}token:disbursement:3f1c5e2a-8b4d-4c6e-9a7b-1d2e3f405162:sandbox}`;
         const ttl = Number(await rawCommand(['PTTL', redisKey]));
         expect(ttl).toBeGreaterThan(25_000);
         expect(ttl).toBeLessThanOrEqual(30_000);
@@ -56,7 +56,7 @@ describeWithRedis('Redis stores (real redis-server)', () => {
 
       it('reads a malformed value as a miss', async () => {
         const prefix = freshPrefix();
-        await rawCommand(['SET', `${prefix}token:disbursement:x:sandbox`, '{"accessToken":1}']);
+        await rawCommand(['SET', `{${prefix}token:disbursement:x:sandbox}`, '{"accessToken":1}']);
         const store = new RedisTokenStore(redis.client, { prefix });
         expect(await store.get('momo:disbursement:x:sandbox')).toBeUndefined();
       });
