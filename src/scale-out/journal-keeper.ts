@@ -168,11 +168,35 @@ export class JournalKeeper {
       const mirrored = [...this.#mirror.values()].map(({ entry }) => ({ ...entry }));
       return this.#merge(mirrored, kept);
     }
+    const lost = await this.#lostByJournal(durable, startedAt);
+    return this.#merge(durable, [...kept, ...lost]);
+  }
+
+  /**
+   * This process's entries the journal no longer lists: finished elsewhere (it still
+   * holds them, finished), or lost (a Redis restarted without persistence): those are
+   * kept in memory again, listed, and written back by the next flush.
+   */
+  async #lostByJournal(durable: JournalEntry[], startedAt: number): Promise<JournalEntry[]> {
     const listed = new Set(durable.map((entry) => entry.referenceId.toLowerCase()));
-    for (const [key, { at }] of this.#mirror) {
-      if (at < startedAt && !listed.has(key)) this.#mirror.delete(key); // finished elsewhere
+    const absent = [...this.#mirror].filter(([key, { at }]) => at < startedAt && !listed.has(key));
+    if (absent.length === 0) return [];
+    const found = await Promise.all(
+      absent.map(([, { entry }]) =>
+        this.journal.get(entry.referenceId).catch(() => 'unknown' as const),
+      ),
+    );
+    const lost: JournalEntry[] = [];
+    for (const [index, [key, { entry }]] of absent.entries()) {
+      // Finished here meanwhile, or unknown (ask again next time).
+      if (!this.#mirror.has(key) || found[index] === 'unknown') continue;
+      this.#mirror.delete(key);
+      if (found[index] !== undefined) continue;
+      this.#unflushed.set(key, { ...entry });
+      lost.push({ ...entry });
     }
-    return this.#merge(durable, kept);
+    if (lost.length > 0) this.#answered(); // write them back
+    return lost;
   }
 
   /** Both lists, each id once, without what this process saw final; oldest first. */
