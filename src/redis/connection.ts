@@ -56,10 +56,7 @@ type NodeSubscriber = {
 type IoSubscriber = {
   status: string;
   on(event: 'error', listener: (error: Error) => void): unknown;
-  on(
-    event: 'message' | 'smessage',
-    listener: (channel: string, message: string) => void,
-  ): unknown;
+  on(event: 'message' | 'smessage', listener: (channel: string, message: string) => void): unknown;
   connect(): Promise<unknown>;
   subscribe(channel: string): Promise<unknown>;
   ssubscribe(channel: string): Promise<unknown>;
@@ -165,7 +162,9 @@ export class RedisConnection {
         throw toRedisError(e, 'SSUBSCRIBE');
       });
       return async () => {
-        await withTimeout(cluster.sUnsubscribe(channel, onMessage), this.#timeoutMs).catch(() => {});
+        await withTimeout(cluster.sUnsubscribe(channel, onMessage), this.#timeoutMs).catch(
+          () => {},
+        );
       };
     }
     const duplicate = (this.#client as NodeRedisClient | IoRedisClient).duplicate();

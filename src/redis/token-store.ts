@@ -39,11 +39,15 @@ export class RedisTokenStore implements TokenStore {
     const ttlMs = Math.floor(token.expiresAt - Date.now());
     if (ttlMs <= 0) return;
     const redisKey = this.#key(key);
-    await this.#redis.command(['SET', redisKey, JSON.stringify(token), 'PX', String(ttlMs)], redisKey);
+    await this.#redis.command(
+      ['SET', redisKey, JSON.stringify(token), 'PX', String(ttlMs)],
+      redisKey,
+    );
   }
 
   async delete(key: string, accessToken?: string): Promise<void> {
-    if (accessToken === undefined) await this.#redis.command(['DEL', this.#key(key)], this.#key(key));
+    if (accessToken === undefined)
+      await this.#redis.command(['DEL', this.#key(key)], this.#key(key));
     else await this.#redis.script(DELETE_IF_TOKEN, [this.#key(key)], [accessToken]);
   }
 

@@ -116,11 +116,15 @@ export class SharedStateHealth {
         cause,
       });
     } else {
-      this.#log('error', `shared state failing (${name}): it answers with errors; fix its configuration (continuing in memory meanwhile)`, {
-        component: name,
-        cause,
-        failures: component.failures,
-      });
+      this.#log(
+        'error',
+        `shared state failing (${name}): it answers with errors; fix its configuration (continuing in memory meanwhile)`,
+        {
+          component: name,
+          cause,
+          failures: component.failures,
+        },
+      );
     }
   }
 

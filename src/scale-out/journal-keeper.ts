@@ -37,7 +37,10 @@ export class JournalKeeper {
   /** Recorded while the journal failed: the only copy until flushed, never dropped. */
   readonly #unflushed = new Map<string, JournalEntry>();
   /** Outcomes seen while the journal failed, for entries it (or another instance) holds. */
-  readonly #lateOutcomes = new Map<string, { referenceId: string; outcome: JournalOutcome; at: number }>();
+  readonly #lateOutcomes = new Map<
+    string,
+    { referenceId: string; outcome: JournalOutcome; at: number }
+  >();
   /** This process's entries the journal holds, not seen final: listed when it cannot be read. */
   readonly #mirror = new Map<string, Mirrored>();
   /** Ids marked lately: a wait and its last lookup both report the same outcome. */

@@ -1,7 +1,7 @@
+import { Cluster, Redis } from 'ioredis';
 import { isValidationError } from 'momo-partner-sdk';
 import { createRedisState, RedisConnection, RedisJournal } from 'momo-partner-sdk/redis';
 import { createSimulator } from 'momo-partner-sdk/testing';
-import { Cluster, Redis } from 'ioredis';
 import { createCluster } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConnectedClient, connectClient } from './support/clients';

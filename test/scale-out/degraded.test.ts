@@ -83,7 +83,10 @@ describe('shared state unavailable: the client carries on in-process', () => {
     expect((await momo.journal.pending()).map((e) => e.referenceId)).toEqual([
       pendingOne.referenceId,
     ]);
-    expect(momo.health().journal).toMatchObject({ state: 'unavailable', cause: 'Error (ECONNREFUSED)' });
+    expect(momo.health().journal).toMatchObject({
+      state: 'unavailable',
+      cause: 'Error (ECONNREFUSED)',
+    });
 
     journal.down = false;
     await momo.disbursement.deposit(body).wait();

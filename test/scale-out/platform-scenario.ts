@@ -55,7 +55,11 @@ export async function platformScenario(journal: () => Journal): Promise<void> {
       expect(entry).toMatchObject({ baseUrl: a.http.url, targetEnvironment: 'sandbox' });
     }
     const onBOutcomes = await onB.journal.resume();
-    expect(onBOutcomes.map((o) => o.status)).toEqual(['OTHER_PLATFORM', 'OTHER_PLATFORM', 'OTHER_PLATFORM']);
+    expect(onBOutcomes.map((o) => o.status)).toEqual([
+      'OTHER_PLATFORM',
+      'OTHER_PLATFORM',
+      'OTHER_PLATFORM',
+    ]);
     // A callback for one of them reaching B's receiver is not confirmed on B either.
     const receiver = toNodeListener(onB.callbacks.handler());
     const server = createServer((req, res) => void receiver(req, res));

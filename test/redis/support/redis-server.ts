@@ -42,7 +42,9 @@ export function describeWithRedis(name: string, suite: () => void, needs = { cli
     });
     return;
   }
-  console.warn(`[skipped] ${name}: ${what} not installed (apt-get install redis-server redis-tools)`);
+  console.warn(
+    `[skipped] ${name}: ${what} not installed (apt-get install redis-server redis-tools)`,
+  );
   describe.skip(name, suite);
 }
 
