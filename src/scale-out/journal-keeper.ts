@@ -184,13 +184,17 @@ export class JournalKeeper {
     const listed = new Set(durable.map((entry) => entry.referenceId.toLowerCase()));
     const absent = [...this.#mirror].filter(([key, { at }]) => at < startedAt && !listed.has(key));
     if (absent.length === 0) return [];
+    // Past the journal's usual retention a finished entry is gone too: not a loss.
+    const old = absent.filter(([, { entry }]) => entry.createdAt < startedAt - MIRROR_MAX_AGE_MS);
+    for (const [key] of old) this.#mirror.delete(key);
+    const recent = absent.filter(([key]) => this.#mirror.has(key));
     const found = await Promise.all(
-      absent.map(([, { entry }]) =>
+      recent.map(([, { entry }]) =>
         this.journal.get(entry.referenceId).catch(() => 'unknown' as const),
       ),
     );
     const lost: JournalEntry[] = [];
-    for (const [index, [key, { entry }]] of absent.entries()) {
+    for (const [index, [key, { entry }]] of recent.entries()) {
       // Finished here meanwhile, or unknown (ask again next time).
       if (!this.#mirror.has(key) || found[index] === 'unknown') continue;
       this.#mirror.delete(key);
@@ -243,23 +247,28 @@ export class JournalKeeper {
    */
   async #flush(): Promise<void> {
     try {
-      for (const [key, late] of [...this.#lateOutcomes]) {
-        await this.journal.finish(late.referenceId, late.outcome, late.at);
-        this.#lateOutcomes.delete(key);
-      }
-      for (const [key, entry] of [...this.#unflushed]) {
-        const { outcome: _, finishedAt: __, ...record } = entry;
-        await this.journal.record(record);
-        // Read once the record is in: finish() may have marked it meanwhile (the first
-        // outcome wins, so it cannot change again while this one is written).
-        if (entry.outcome) {
-          await this.journal.finish(entry.referenceId, entry.outcome, entry.finishedAt ?? 0);
-        }
-        this.#unflushed.delete(key);
-        if (!entry.outcome) this.#remember(key, record);
-      }
+      // Again while there is more (entries found lost, or recorded meanwhile elsewhere).
+      while (this.#unflushed.size + this.#lateOutcomes.size > 0) await this.#flushOnce();
     } catch (error) {
       this.#health.failed(error);
+    }
+  }
+
+  async #flushOnce(): Promise<void> {
+    for (const [key, late] of [...this.#lateOutcomes]) {
+      await this.journal.finish(late.referenceId, late.outcome, late.at);
+      this.#lateOutcomes.delete(key);
+    }
+    for (const [key, entry] of [...this.#unflushed]) {
+      const { outcome: _, finishedAt: __, ...record } = entry;
+      await this.journal.record(record);
+      // Read once the record is in: finish() may have marked it meanwhile (the first
+      // outcome wins, so it cannot change again while this one is written).
+      if (entry.outcome) {
+        await this.journal.finish(entry.referenceId, entry.outcome, entry.finishedAt ?? 0);
+      }
+      this.#unflushed.delete(key);
+      if (!entry.outcome) this.#remember(key, record);
     }
   }
 }
@@ -267,6 +276,8 @@ export class JournalKeeper {
 const MAX_LATE_OUTCOMES = 10_000;
 const MAX_RECENTLY_FINISHED = 1_000;
 const MAX_MIRRORED = 10_000;
+/** Mirrored entries older than this are not checked for loss (a finished one may be gone). */
+const MIRROR_MAX_AGE_MS = 12 * 60 * 60 * 1000;
 
 /**
  * A 4xx other than 409 (an id already taken: maybe by an earlier attempt) and 429 says
