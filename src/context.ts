@@ -19,6 +19,8 @@ export class ClientContext {
   readonly auth: ApiUserAuthorizer;
   readonly transport: Transport;
   readonly poller: Poller;
+  /** Each shared component's state (`momo.health()`). */
+  readonly health: SharedStateHealth;
   /** Operations created or awaited here, for the callback handler to confirm. */
   readonly operations = new OperationRegistry();
   /** Operations in flight (scale-out). */
@@ -38,7 +40,13 @@ export class ClientContext {
     );
     this.transport = new Transport(this.config, this.auth, loadNodePath);
     this.poller = new Poller(this.config.polling, this.config.telemetry);
-    this.journal = new JournalKeeper(options.journal, health.of('journal'));
+    health.configure({
+      journal: options.journal !== undefined,
+      'token store': options.tokenStore !== undefined,
+      'callback bus': options.callbackBus !== undefined,
+    });
+    this.health = health;
+    this.journal = new JournalKeeper(options.journal, health.of('journal'), this.config);
     this.callbackBus = new CallbackFanOut(
       options.callbackBus,
       this.poller,

@@ -13,7 +13,8 @@ export async function trackedByJournal(
   referenceId: string,
 ): Promise<Tracked | undefined> {
   const entry = await ctx.journal.get(referenceId);
-  if (!entry) return undefined;
+  // Another platform's operation can only be confirmed there: unknown here.
+  if (!entry || !ctx.journal.isHere(entry)) return undefined;
   const lookup = lookupOf(entry.operation);
   const api = new ProductApi(ctx);
   return {
