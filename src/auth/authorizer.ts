@@ -63,7 +63,11 @@ export class ApiUserAuthorizer implements Authorizer {
   /** `send` puts token requests through the client's transport (retries, limits, hooks). */
   constructor(config: Config, store: TokenStore | undefined, send: SendTokenRequest) {
     this.#config = config;
-    this.#cache = new TokenCache(store, sharedStateHealth(config).of('token store'));
+    this.#cache = new TokenCache(
+      store,
+      sharedStateHealth(config).of('token store'),
+      config.tokenRefreshWindowMs,
+    );
     this.#send = send;
   }
 

@@ -1,7 +1,8 @@
 import { spreadJitter } from '../core/time';
 import { isTransient } from '../core/transient';
-import { isNotFoundError, isRateLimitError, WaitTimeoutError } from '../errors';
+import { isNotFoundError, WaitTimeoutError } from '../errors';
 import { isFinal, type Reason, type StatusLike } from '../schemas/common';
+import { LookupGate, QueuedPastDeadline, rateHint } from './lookup-gate';
 import { Scheduler, type Sleep } from './scheduler';
 
 export interface WaitOptions<R = unknown> {
@@ -23,12 +24,20 @@ export interface PollSchedule {
   initialDelayMs: number;
   maxDelayMs: number;
   timeoutMs: number;
+  /** The client's `lookupRate`: lookups per second shared by all its lookups and waits. */
+  lookupRate?: number | undefined;
+  /** Lookups in flight at once (default: unbounded). */
+  maxLookupsInFlight?: number | undefined;
 }
 
 export interface WaitRequest<R> {
   operation: string;
   referenceId: string;
-  lookup(signal: AbortSignal | undefined): Promise<R>;
+  /**
+   * One lookup through the client's lookup gate; `deadline` is the wait's, honoured while
+   * the lookup is queued there (QueuedPastDeadline).
+   */
+  lookup(signal: AbortSignal | undefined, deadline?: number): Promise<R>;
   /** Set when the operation was just accepted: wait before the first lookup, tolerate 404 for a while. */
   acceptedAt?: number | undefined;
 }
@@ -45,9 +54,15 @@ export class Poller {
   /** Sleeping waits by lower-cased reference id: one sleep, or several on the same id. */
   readonly #waiting = new Map<string, WaitSleep | WaitSleep[]>();
   readonly #schedule: PollSchedule;
+  /** Every status lookup of the client passes here: its rate, and the pause after a 429. */
+  readonly gate: LookupGate;
 
   constructor(schedule: PollSchedule) {
     this.#schedule = schedule;
+    this.gate = new LookupGate({
+      rate: schedule.lookupRate,
+      maxInFlight: schedule.maxLookupsInFlight ?? Number.POSITIVE_INFINITY,
+    });
   }
 
   /**
@@ -102,15 +117,18 @@ export class Poller {
       let result: R | undefined = delivered && isFinal(delivered) ? (delivered as R) : undefined;
       if (result === undefined) {
         try {
-          result = await request.lookup(options.signal);
+          result = await request.lookup(options.signal, deadline);
         } catch (error) {
           if (options.signal?.aborted) throw options.signal.reason;
+          if (error instanceof QueuedPastDeadline) {
+            throw new WaitTimeoutError({ ...request, lastStatus, timeoutMs });
+          }
           const transient =
             isTransient(error) || (isNotFoundError(error) && Date.now() < graceUntil);
           if (!transient) throw error;
-          if (isRateLimitError(error) && error.retryAfterMs !== undefined) {
-            next = Math.max(next, error.retryAfterMs);
-          }
+          // Any retryable answer's Retry-After (a 429's, a 503's) sets the next lookup.
+          const { retryAfterMs } = rateHint(error);
+          if (retryAfterMs !== undefined) next = Math.max(next, retryAfterMs);
         }
       }
       if (result !== undefined) {

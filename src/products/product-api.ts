@@ -108,8 +108,22 @@ export class ProductApi {
     };
   }
 
-  /** One status lookup; the result always names its reference id (2.5 shows it only sometimes). */
-  async lookup<R>(op: Lookup<R>, referenceId: string, options?: RequestOptions): Promise<R> {
+  /**
+   * One status lookup, through the client's lookup gate (its `lookupRate`, the pause after
+   * a 429); `deadline` is a wait's, honoured while queued there. The result always names
+   * its reference id (2.5 shows it only sometimes).
+   */
+  lookup<R>(
+    op: Lookup<R>,
+    referenceId: string,
+    options?: RequestOptions,
+    deadline?: number,
+  ): Promise<R> {
+    const run = () => this.#lookupNow(op, referenceId, options);
+    return this.#ctx.poller.gate.run(run, options?.signal, deadline);
+  }
+
+  async #lookupNow<R>(op: Lookup<R>, referenceId: string, options?: RequestOptions): Promise<R> {
     const result = await this.send(op, { params: { referenceId }, options });
     if (typeof result === 'object' && result !== null && isFinal(result)) {
       await this.#journalFinal(referenceId, result); // a final lookup ends its journal entry
@@ -124,7 +138,7 @@ export class ProductApi {
     options: WaitOptions<R> = NO_WAIT_OPTIONS,
     acceptedAt?: number,
     /** The lookup `create` tracked for this id: shared, not made again, per pending wait. */
-    tracked?: (signal?: AbortSignal) => Promise<R>,
+    tracked?: (signal?: AbortSignal, deadline?: number) => Promise<R>,
   ): Promise<Final<R>> {
     // Check the id up front so a bad one fails at once rather than after polling.
     const checked = this.#ctx.transport.check(op, { params: { referenceId } });
@@ -174,8 +188,15 @@ export class ProductApi {
     return lookup;
   }
 
+  /**
+   * A wait's lookups (called with its deadline) make one attempt each: the wait is their
+   * retry loop, so every retry passes the lookup gate again.
+   */
   #lookupOf<R>(op: Lookup<R>, referenceId: string) {
-    return (signal?: AbortSignal) => this.lookup(op, referenceId, signal ? { signal } : {});
+    return (signal?: AbortSignal, deadline?: number) =>
+      deadline === undefined
+        ? this.lookup(op, referenceId, signal ? { signal } : {})
+        : this.lookup(op, referenceId, { signal, maxRetries: 0 }, deadline);
   }
 }
 
