@@ -105,7 +105,7 @@ export class LookupGate {
     if (rate === undefined) return true;
     if (now < this.#nextAt) return false;
     // Evenly spaced, never a burst: the provider counts per second, whatever the moment.
-    this.#nextAt = Math.max(this.#nextAt, now - 1_000 / rate) + 1_000 / rate;
+    this.#nextAt = Math.max(this.#nextAt, now) + 1_000 / rate;
     return true;
   }
 
@@ -147,14 +147,19 @@ export class LookupGate {
     this.#release();
   }
 
-  /** Keeps to 90% of what the provider let through in the last second (at least half the old rate). */
+  /**
+   * Keeps to 90% of what the provider let through in the last second, never less than
+   * half the rate kept so far; with nothing let through lately there is nothing to learn
+   * from, and only the pause applies (or the kept rate halves).
+   */
   #learn(now: number): void {
     let recent = 0;
     for (let i = 0; i < Math.min(this.#successCount, RECENT); i++) {
       if (now - (this.#successes[i] as number) <= 1_000) recent++;
     }
     const previous = this.#currentLearnedRate(now);
-    this.#learnedRate = Math.max(1, 0.9 * recent, previous === undefined ? 0 : previous / 2);
+    if (recent === 0 && previous === undefined) return;
+    this.#learnedRate = Math.max(1, 0.9 * recent, (previous ?? 0) / 2);
     this.#refusedAt = now;
     this.#grownAt = now;
   }
