@@ -104,7 +104,8 @@ export class LookupGate {
     const rate = this.rate;
     if (rate === undefined) return true;
     if (now < this.#nextAt) return false;
-    // Evenly spaced, never a burst: the provider counts per second, whatever the moment.
+    // Evenly spaced and never early: the provider counts per second, whatever the moment
+    // (a timer firing late keeps the client a little under its rate, never over it).
     this.#nextAt = Math.max(this.#nextAt, now) + 1_000 / rate;
     return true;
   }

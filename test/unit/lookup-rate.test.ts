@@ -74,7 +74,7 @@ describe('the lookup gate of a client', () => {
     );
     await Promise.all(deposits.map((d) => d.wait()));
     expect(arrivals).toHaveLength(8);
-    // 20 per second: 50 ms apart (a few ms of timer and socket jitter allowed).
+    // 20 per second: 50 ms apart, never sooner (a few ms of socket jitter allowed).
     for (let i = 1; i < arrivals.length; i++) {
       expect((arrivals[i] as number) - (arrivals[i - 1] as number)).toBeGreaterThanOrEqual(40);
     }
