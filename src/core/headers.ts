@@ -7,13 +7,10 @@ import type { Secret } from './secret';
  * (Node, Bun, Deno); undefined in browsers, which refuse or ignore it.
  */
 const USER_AGENT: string | undefined = (() => {
-  const g = globalThis as {
-    process?: { versions?: Record<string, string | undefined> };
-    Deno?: { version?: { deno?: string } };
-  };
-  const versions = g.process?.versions;
-  const runtime = g.Deno?.version?.deno
-    ? `deno/${g.Deno.version.deno}`
+  const versions = globalThis.process?.versions as Record<string, string | undefined> | undefined;
+  const deno = (globalThis as { Deno?: { version?: { deno?: string } } }).Deno?.version?.deno;
+  const runtime = deno
+    ? `deno/${deno}`
     : versions?.bun
       ? `bun/${versions.bun}`
       : versions?.node
