@@ -5,17 +5,18 @@ export type Confirmation =
   | { result: StatusLike | undefined; error?: undefined }
   | { result?: undefined; error: unknown };
 
-/** A confirmation, and whether this call's own lookup made it (not a shared or a kept one). */
-export interface Confirmed {
-  confirmation: Confirmation;
-  fresh: boolean;
-}
-
 export interface ConfirmLimits {
   /** Status lookups confirming callbacks at once; more distinct ids get 'busy'. */
   maxConfirms: number;
   /** How long a non-final confirmation answers for its id without another lookup. */
   confirmIntervalMs: number;
+}
+
+/** Told once per lookup made, whatever number of callbacks share it. */
+export interface ConfirmEvents {
+  /** A final result: wake the waits, tell the journal and other instances (awaited). */
+  final(referenceId: string, result: StatusLike): Promise<void>;
+  failed(referenceId: string, error: unknown): void;
 }
 
 /** Bounded, so that forged ids cannot grow the memory of what was confirmed. */
@@ -31,43 +32,84 @@ interface Kept {
  * Confirms callbacks by status lookups at a fixed cost, whatever arrives: one lookup in
  * flight per reference id (concurrent callbacks share it), a final result kept and
  * reused, anything else reused for `confirmIntervalMs`, and at most `maxConfirms`
- * lookups at once. What forged callbacks can cost is `maxConfirms` lookups in flight.
+ * lookups at once. A callback claiming a final status that a kept PENDING contradicts
+ * is held until the interval ends and then confirmed by one fresh lookup shared with
+ * every other such callback: a genuine callback right after forged ones is still
+ * believed, and forged callbacks cost one lookup per id per interval.
  */
 export class Confirmer {
   readonly #limits: ConfirmLimits;
+  readonly #events: ConfirmEvents;
   readonly #inFlight = new Map<string, Promise<Confirmation>>();
+  readonly #held = new Map<string, Promise<Confirmation | 'busy'>>();
   readonly #kept = new Map<string, Kept>();
 
-  constructor(limits: ConfirmLimits) {
+  constructor(limits: ConfirmLimits, events: ConfirmEvents) {
     this.#limits = limits;
+    this.#events = events;
   }
 
   /** The confirmation of `referenceId`, or `'busy'` when `maxConfirms` lookups are running. */
   confirm(
     referenceId: string,
     lookup: () => Promise<StatusLike | undefined>,
-  ): Promise<Confirmed> | 'busy' {
+    claimed: string,
+  ): Promise<Confirmation | 'busy'> {
     const key = referenceId.toLowerCase();
     const kept = this.#kept.get(key);
-    if (kept && (kept.final || Date.now() - kept.at < this.#limits.confirmIntervalMs)) {
-      return Promise.resolve({ confirmation: kept.confirmation, fresh: false });
+    const age = kept ? Date.now() - kept.at : Number.POSITIVE_INFINITY;
+    if (kept && (kept.final || age < this.#limits.confirmIntervalMs)) {
+      const contradicted =
+        !kept.final &&
+        kept.confirmation.result !== undefined &&
+        isFinal({ status: claimed }) &&
+        claimed !== kept.confirmation.result.status;
+      if (!contradicted) return Promise.resolve(kept.confirmation);
+      return this.#holdUntil(key, kept.at + this.#limits.confirmIntervalMs, () =>
+        this.confirm(referenceId, lookup, claimed),
+      );
     }
     const running = this.#inFlight.get(key);
-    if (running) return running.then((confirmation) => ({ confirmation, fresh: false }));
-    if (this.#inFlight.size >= this.#limits.maxConfirms) return 'busy';
+    if (running) return running;
+    if (this.#inFlight.size >= this.#limits.maxConfirms) return Promise.resolve('busy');
 
     const made = Promise.resolve()
       .then(lookup)
       .then(
-        (result): Confirmation => ({ result }),
-        (error: unknown): Confirmation => ({ error }),
-      );
+        async (result): Promise<Confirmation> => {
+          if (result !== undefined && isFinal(result)) {
+            await this.#events.final(referenceId, result);
+          }
+          return { result };
+        },
+        (error: unknown): Confirmation => {
+          this.#events.failed(referenceId, error);
+          return { error };
+        },
+      )
+      .then((confirmation) => {
+        this.#inFlight.delete(key);
+        this.#keep(key, confirmation);
+        return confirmation;
+      });
     this.#inFlight.set(key, made);
-    return made.then((confirmation) => {
-      this.#inFlight.delete(key);
-      this.#keep(key, confirmation);
-      return { confirmation, fresh: true };
+    return made;
+  }
+
+  /** One timer per id, however many callbacks are held on it. */
+  #holdUntil(
+    key: string,
+    at: number,
+    then: () => Promise<Confirmation | 'busy'>,
+  ): Promise<Confirmation | 'busy'> {
+    const held = this.#held.get(key);
+    if (held) return held;
+    const later = new Promise<void>((resolve) => setTimeout(resolve, at - Date.now())).then(() => {
+      this.#held.delete(key);
+      return then();
     });
+    this.#held.set(key, later);
+    return later;
   }
 
   #keep(key: string, confirmation: Confirmation): void {

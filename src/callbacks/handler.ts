@@ -72,7 +72,22 @@ export function createCallbackHandler(
   const template = options.callbackUrl ?? ctx.config.callbackUrl;
   const idFromUrl = referenceIdReader(template);
   const log = ctx.config.log;
-  const confirmer = new Confirmer(limits);
+  // Once per lookup made, however many callbacks share it. A final result ends the waits
+  // on this id (the truth, whatever a callback claimed) and reaches the journal and the
+  // other instances; a pending one tells a wait nothing, so it never wakes one early.
+  const confirmer = new Confirmer(limits, {
+    final: async (referenceId, result) => {
+      ctx.poller.wake(referenceId, result);
+      await shareOutcome(ctx, referenceId, result, result.status);
+    },
+    failed: (referenceId) => {
+      const operation = ctx.operations.get(referenceId)?.operation;
+      log('warn', 'callback could not be confirmed: the status lookup failed', {
+        referenceId,
+        operation,
+      });
+    },
+  });
   const userLookup = options.lookup?.bind(options);
 
   const handler: CallbackHandler = async (request) => {
@@ -110,32 +125,20 @@ export function createCallbackHandler(
 
     let result: StatusLike | undefined;
     if (lookup) {
-      const confirming = confirmer.confirm(referenceId, lookup);
-      if (confirming === 'busy') {
+      const confirmation = await confirmer.confirm(referenceId, lookup, event.status);
+      if (confirmation === 'busy') {
         log('warn', 'callback refused for now: too many confirmations running', context);
         return answer(503, { error: 'busy; send it again later' }, RETRY_LATER);
       }
-      const { confirmation, fresh } = await confirming;
       if (confirmation.error !== undefined) {
-        const { error } = confirmation;
-        if (isNotFoundError(error)) return answer(404, { error: 'unknown to the service' });
-        if (fresh)
-          log('warn', 'callback could not be confirmed: the status lookup failed', context);
-        return answer(
-          503,
-          { error: 'could not confirm the outcome; send it again later' },
-          RETRY_LATER,
-        );
+        if (isNotFoundError(confirmation.error)) {
+          return answer(404, { error: 'unknown to the service' });
+        }
+        const retry = { error: 'could not confirm the outcome; send it again later' };
+        return answer(503, retry, RETRY_LATER);
       }
       result = confirmation.result;
       if (!result) return answer(404, { error: 'unknown reference id' });
-      // A final result ends the waits on this id (the truth, whatever the callback
-      // claimed); a pending one tells them nothing, so it never makes them look up early.
-      // Passed on once, by the callback whose lookup found it.
-      if (fresh && isFinal(result)) {
-        ctx.poller.wake(referenceId, result);
-        await shareOutcome(ctx, referenceId, result, event.status); // journal + other instances
-      }
       if (isFinal(event.status) && result.status !== event.status) {
         log('warn', 'callback contradicts the status lookup: not trusted', {
           ...context,

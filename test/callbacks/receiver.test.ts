@@ -140,6 +140,22 @@ describe('the callback receiver under attack', () => {
     expect(provider.lookups).toHaveLength(2);
   });
 
+  it('still believes a genuine callback right after forged ones: held to the interval, then looked up', async () => {
+    const settled = new Set<string>();
+    const { provider, receiver } = await setUp(
+      (id) => (settled.has(id) ? 'SUCCESSFUL' : 'PENDING'),
+      { confirmIntervalMs: 300 },
+    );
+    const { referenceId } = await receiver.momo.disbursement.deposit(transferBody);
+    expect((await putCallback(receiver.url, referenceId, { status: 'SUCCESSFUL' })).status).toBe(
+      409,
+    );
+    settled.add(referenceId); // the payer approves; the service calls back at once
+    const genuine = await putCallback(receiver.url, referenceId, { status: 'SUCCESSFUL' });
+    expect(genuine.status).toBe(200);
+    expect(provider.lookups).toHaveLength(2);
+  });
+
   it('refuses an already-parsed body (Express) whose JSON form passes 64 KB', async () => {
     const { receiver } = await setUp();
     const listener = toNodeListener(receiver.momo.callbacks.handler());
