@@ -7,7 +7,11 @@ import { accessTokenResponse } from '../schemas/token';
 import { consentAccessToken } from './consent-token';
 import { type StoredToken, TokenCache } from './token-cache';
 
-/** Spec 4.7: POST /{product}/token/, Basic credentials, no body. */
+/**
+ * Spec 4.7: POST /{product}/token/, Basic credentials, no body. X-Target-Environment
+ * too: the provider's new production platform refuses a token request without it (the
+ * legacy one and the sandbox ignore it).
+ */
 const tokenOperation = (product: ProductName) =>
   defineOperation({
     name: `${product}.getAccessToken`,
@@ -15,7 +19,7 @@ const tokenOperation = (product: ProductName) =>
     path: `/${product}/token/`,
     product,
     auth: 'basic',
-    routing: 'none',
+    routing: 'environment',
     limited: false,
     result: accessTokenResponse,
   });
@@ -67,7 +71,7 @@ export class ApiUserAuthorizer implements Authorizer {
     health: ComponentHealth,
   ) {
     this.#config = config;
-    this.#cache = new TokenCache(store, health);
+    this.#cache = new TokenCache(store, health, config.tokenRefreshWindowMs);
     this.#send = send;
   }
 

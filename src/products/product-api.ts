@@ -113,12 +113,27 @@ export class ProductApi {
     };
   }
 
-  /** One status lookup; the result always names its reference id (2.5 shows it only sometimes). */
-  async lookup<R>(
+  /**
+   * One status lookup, through the client's lookup gate (its `lookupRate`, the pause after
+   * a 429); `deadline` is a wait's, honoured while queued there; `wait` is that wait's
+   * telemetry. The result always names its reference id (2.5 shows it only sometimes).
+   */
+  lookup<R>(
     op: Lookup<R>,
     referenceId: string,
     options?: RequestOptions,
+    deadline?: number,
     wait?: WaitTrace,
+  ): Promise<R> {
+    const run = () => this.#lookupNow(op, referenceId, options, wait);
+    return this.#ctx.poller.gate.run(run, options?.signal, deadline);
+  }
+
+  async #lookupNow<R>(
+    op: Lookup<R>,
+    referenceId: string,
+    options: RequestOptions | undefined,
+    wait: WaitTrace | undefined,
   ): Promise<R> {
     const answer = await this.#ctx.transport.call(op, {
       params: { referenceId },
@@ -142,7 +157,7 @@ export class ProductApi {
     options: WaitOptions<R> = NO_WAIT_OPTIONS,
     acceptedAt?: number,
     /** The lookup `create` tracked for this id: shared, not made again, per pending wait. */
-    tracked?: (signal?: AbortSignal, wait?: WaitTrace) => Promise<R>,
+    tracked?: (signal?: AbortSignal, deadline?: number, wait?: WaitTrace) => Promise<R>,
   ): Promise<Final<R>> {
     // Check the id up front so a bad one fails at once rather than after polling.
     const checked = this.#ctx.transport.check(op, { params: { referenceId } });
@@ -192,9 +207,15 @@ export class ProductApi {
     return lookup;
   }
 
+  /**
+   * A wait's lookups (called with its deadline) make one attempt each: the wait is their
+   * retry loop, so every retry passes the lookup gate again.
+   */
   #lookupOf<R>(op: Lookup<R>, referenceId: string) {
-    return (signal?: AbortSignal, wait?: WaitTrace) =>
-      this.lookup(op, referenceId, signal ? { signal } : {}, wait);
+    return (signal?: AbortSignal, deadline?: number, wait?: WaitTrace) =>
+      deadline === undefined
+        ? this.lookup(op, referenceId, signal ? { signal } : {}, undefined, wait)
+        : this.lookup(op, referenceId, { signal, maxRetries: 0 }, deadline, wait);
   }
 }
 
