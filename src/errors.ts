@@ -146,17 +146,38 @@ export class UnexpectedResponseError extends MomoError {
 
 /** `wait()` reached its deadline before the operation became final. */
 export class WaitTimeoutError extends MomoError {
-  readonly lastStatus: unknown;
+  /**
+   * The last status seen (e.g. `'PENDING'`, or `'authorization_pending'` for a consent
+   * wait); undefined when no lookup answered before the deadline.
+   */
+  readonly lastStatus: string | undefined;
+  /** The last looked-up result, whose `status` is `lastStatus`; undefined for consent waits. */
+  readonly lastResult: WaitTimeoutLastResult | undefined;
 
   constructor(
-    init: ErrorContext & { referenceId: string; lastStatus: unknown; timeoutMs: number },
+    init: ErrorContext & {
+      referenceId: string;
+      lastStatus?: string | undefined;
+      lastResult?: WaitTimeoutLastResult | undefined;
+      timeoutMs: number;
+    },
   ) {
+    const last = init.lastStatus === undefined ? '' : `, last status ${init.lastStatus}`;
     super(
-      `${prefix(init)}not final after ${init.timeoutMs} ms (referenceId ${init.referenceId}); look it up again later`,
+      `${prefix(init)}not final after ${init.timeoutMs} ms (referenceId ${init.referenceId}${last}); look it up again later`,
       init,
     );
     this.lastStatus = init.lastStatus;
+    this.lastResult = init.lastResult;
   }
+}
+
+/**
+ * The last result a timed-out wait saw: the operation's own lookup result (a
+ * `DepositResult`, a `RequestToPayResult`...), typed here by its `status` alone.
+ */
+export interface WaitTimeoutLastResult {
+  readonly status: string;
 }
 
 /** The account holder refused the consent request (CIBA `access_denied`). */

@@ -33,7 +33,7 @@ export async function attempt(
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
     if ((error as Error)?.name === 'TimeoutError') throw timedOut(plan, 'no complete answer');
-    throw noResponse(error, plan);
+    throw noResponse(error, plan, exchange.url);
   } finally {
     limiter?.release();
   }
@@ -63,15 +63,19 @@ function timedOut(plan: AttemptPlan, what: string): TimeoutError {
  * ECONNREFUSED included) but rebuilt from names, messages and codes only, so that no
  * request object (and so no header) rides along.
  */
-function noResponse(error: unknown, plan: AttemptPlan): ConnectionError {
+function noResponse(error: unknown, plan: AttemptPlan, url: string): ConnectionError {
   const cause = copyCause(error, 0);
   const code = findCode(cause);
   const detail = code ?? cause?.message ?? String(error);
-  return new ConnectionError(`${plan.operation}: no response (${detail}; ${where(plan)})`, {
-    operation: plan.operation,
-    referenceId: plan.referenceId,
-    cause,
-  });
+  const host = hostOf(url);
+  return new ConnectionError(
+    `${plan.operation}: no response from ${host} (${detail}; ${where(plan)})`,
+    {
+      operation: plan.operation,
+      referenceId: plan.referenceId,
+      cause,
+    },
+  );
 }
 
 function copyCause(error: unknown, depth: number): (Error & { code?: string }) | undefined {
@@ -92,4 +96,13 @@ function findCode(
 ): string | undefined {
   for (let e = error; e; e = e.cause as typeof error) if (e.code) return e.code;
   return undefined;
+}
+
+/** The host a request went to, for the message (baseUrl never carries credentials). */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'the service';
+  }
 }

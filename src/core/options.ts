@@ -117,8 +117,17 @@ export interface MomoClientOptions {
   disbursement?: ProductOptions | undefined;
   collection?: ProductOptions | undefined;
   remittance?: ProductOptions | undefined;
-  /** Default X-Callback-Url; `{referenceId}` is replaced by the call's reference id. */
+  /**
+   * Default X-Callback-Url; `{referenceId}` is replaced by the call's reference id. https,
+   * or plain http in the sandbox, to loopback or to a host in `allowInsecureHosts`.
+   */
   callbackUrl?: string | undefined;
+  /**
+   * Host names (no scheme or port) that `baseUrl` and callback URLs may reach over plain
+   * http besides loopback, e.g. `['momo-sim']` for a simulator in docker-compose. For
+   * test hosts only: nothing sent to them is encrypted.
+   */
+  allowInsecureHosts?: readonly string[] | undefined;
   /** Per attempt. Default 30 000. */
   timeoutMs?: number | undefined;
   /** Retries after the first attempt. Default 2. */

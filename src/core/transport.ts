@@ -151,7 +151,7 @@ export class Transport {
           await auth.refused(); // a stale token: drop it and replay once with a new one
           continue;
         }
-        return readAnswer(op, answer, { ...plan, callbackUrl }, config);
+        return readAnswer(op, answer, { ...plan, callbackUrl, requestBody: body }, config);
       }
     };
 

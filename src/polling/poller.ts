@@ -85,7 +85,12 @@ export class Poller {
     for (let polls = 0; ; polls++) {
       const remaining = deadline - Date.now();
       if (remaining <= 0 && polls > 0) {
-        throw new WaitTimeoutError({ ...request, lastStatus, timeoutMs });
+        throw new WaitTimeoutError({
+          ...request,
+          lastStatus: lastStatus?.status,
+          lastResult: lastStatus,
+          timeoutMs,
+        });
       }
       let next = Math.min(maxDelayMs, Math.max(initialDelayMs, delay * 2));
       let delivered: StatusLike | undefined;
