@@ -54,13 +54,13 @@ export function checkDistImports(root) {
   return found.join('; ');
 }
 
-/** Only dist/, docs/, README, CHANGELOG, LICENSE and package.json are published. */
+/** Only dist/, docs/, the checkout example, README, CHANGELOG, LICENSE and package.json are published. */
 export function checkPackedFiles(pack) {
   const stray = pack.files
     .map((f) => f.path)
     .filter(
       (p) =>
-        !/^(dist\/|docs\/[\w-]+\.(md|png)$|README\.md$|CHANGELOG\.md$|package\.json$|LICENSE$)/.test(
+        !/^(dist\/|docs\/[\w-]+\.(md|png)$|examples\/checkout\/[\w.-]+$|README\.md$|CHANGELOG\.md$|package\.json$|LICENSE$)/.test(
           p,
         ),
     );
