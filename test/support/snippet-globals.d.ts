@@ -2,7 +2,7 @@
  * Names the README's and docs' snippets use without defining them: what the prose around
  * them says they are ("`momo` is your client", your database, your logger...).
  */
-import type { ConsentToken, MomoClient, MomoClientOptions, TransferBody } from 'momo-partner-sdk';
+import type { ConsentToken, MomoClientOptions, TransferBody } from 'momo-partner-sdk';
 
 declare global {
   /** The simulator of docs/simulator.md (`const sim = createSimulator()`). */

@@ -15,9 +15,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 const payee = { partyIdType: 'MSISDN', partyId: '46733123999' } as const;
 const deposit = { amount: '10', currency: 'EUR', payee };
 
-function setup(
-  overrides: ConstructorParameters<typeof MomoClient>[0] extends infer O ? Partial<O> : never = {},
-) {
+function setup(overrides: Partial<MomoClientOptions> = {}) {
   const sim = createSimulator({ settleMs: 10 });
   const warnings: string[] = [];
   const logger = { debug() {}, info() {}, warn: (m: string) => warnings.push(m), error() {} };
