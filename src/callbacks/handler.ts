@@ -23,6 +23,7 @@ export interface ConfirmedCallback {
   confirmed: boolean;
 }
 
+/** Options of `momo.callbacks.handler()`. */
 export interface CallbackHandlerOptions {
   /** Called once per accepted callback; throwing makes the handler answer 500. */
   onEvent?(event: ConfirmedCallback): void | Promise<void>;
@@ -35,6 +36,7 @@ export interface CallbackHandlerOptions {
   lookup?(referenceId: string): Promise<StatusLike | undefined>;
 }
 
+/** A Fetch-API callback route: give it the service's callback request, send back its Response. */
 export type CallbackHandler = (request: Request) => Promise<Response>;
 
 /** Callbacks are small; anything larger is not one. */

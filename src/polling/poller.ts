@@ -4,6 +4,7 @@ import { isNotFoundError, isRateLimitError, WaitTimeoutError } from '../errors';
 import { isFinal, type Reason, type StatusLike } from '../schemas/common';
 import { Scheduler, type Sleep } from './scheduler';
 
+/** Options of `wait()` and `waitForX(referenceId)`. */
 export interface WaitOptions<R = unknown> {
   /** Deadline of this wait; default `polling.timeoutMs`. */
   timeoutMs?: number;

@@ -21,6 +21,7 @@ export class RedisCallbackBus implements CallbackBus {
     return `${this.#redis.prefix}callbacks`;
   }
 
+  /** Publishes a confirmed final result to every instance subscribed on this prefix. */
   async publish(event: CallbackBusEvent): Promise<void> {
     await this.#redis.command(['PUBLISH', this.channel, JSON.stringify(event)]);
   }

@@ -4,22 +4,29 @@ import { ValidationError, type ValidationIssue } from 'momo-partner-sdk';
 /** The parts of a node-redis (v4, v5) client this package uses. */
 export interface NodeRedisClient {
   readonly isReady: boolean;
+  /** Sends one command (`['GET', key]`). */
   sendCommand(args: string[]): Promise<unknown>;
+  /** A second connection, for the callback subscriber. */
   duplicate(): unknown;
+  /** Connection errors (node-redis needs a listener). */
   on(event: 'error', listener: (error: Error) => void): unknown;
 }
 
 /** The parts of an ioredis (v5) client this package uses. */
 export interface IoRedisClient {
   readonly status: string;
+  /** Sends one command (`call('GET', key)`). */
   call(command: string, ...args: string[]): Promise<unknown>;
+  /** A second connection, for the callback subscriber. */
   duplicate(): unknown;
+  /** Connection errors. */
   on(event: 'error', listener: (error: Error) => void): unknown;
 }
 
 /** A connected client of either library; the package detects which. No client is bundled. */
 export type RedisClient = NodeRedisClient | IoRedisClient;
 
+/** Options shared by the Redis token store, callback bus and journal. */
 export interface RedisOptions {
   /** Prepended to every key and channel, so that several apps share one Redis. Default `momo:`. */
   prefix?: string;
@@ -87,6 +94,7 @@ export class RedisConnection {
       : (this.#client as NodeRedisClient).isReady;
   }
 
+  /** Sends one command on the partner's client, whichever library it is. */
   command(args: string[]): Promise<unknown> {
     if (!this.ready) return Promise.reject(new RedisUnavailableError('Redis is not connected'));
     const [name, ...rest] = args as [string, ...string[]];

@@ -39,6 +39,7 @@ export interface RequestToPayBody {
   /** At most 160 characters, without `'`, `&`, `<`, `>` or control characters. */
   payeeNote?: string | undefined;
 }
+/** The body of `requestToWithdraw`: the same as a request to pay. */
 export type RequestToWithdrawBody = RequestToPayBody;
 
 /** Identification document kinds. */
@@ -145,6 +146,7 @@ export const deliveryNotificationBody = z.strictObject({ notificationMessage });
 
 // ---- account status (spec 4.11) ----
 
+/** How `getAccountStatus` identifies the account. */
 export type AccountIdentifierType = 'accountid' | 'msisdn' | 'identityalias' | 'emailaddress';
 export const identifierType = z.enum([
   'accountid',

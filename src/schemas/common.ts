@@ -85,6 +85,7 @@ export interface Party {
   /** Checked against `partyIdType`: E.164 digits, an e-mail address, or a UUID. */
   partyId: string;
 }
+/** The kinds of party id: an MSISDN (digits only), an e-mail address, or a party code (UUID). */
 export type PartyIdType = 'MSISDN' | 'EMAIL' | 'PARTY_CODE';
 
 export type { Reason, StatusLike } from './tolerant';

@@ -16,18 +16,22 @@ export type Operation =
   | 'remittance.transfer'
   | 'remittance.cashTransfer';
 
+/** The status of a simulated transaction. */
 export type TransactionStatus = 'PENDING' | 'SUCCESSFUL' | 'FAILED';
 
+/** Why a simulated transaction FAILED: a code of the service's error table and a message. */
 export interface Reason {
   code: string;
   message: string;
 }
 
+/** A payer or payee as the simulator reads it. */
 export interface Party {
   partyIdType: 'MSISDN' | 'EMAIL' | 'PARTY_CODE';
   partyId: string;
 }
 
+/** Options of `createSimulator(options)`; every one has a default. */
 export interface SimulatorOptions {
   /** What `.handlers` match and `.client()` uses. Default `https://sandbox.momo.test`. */
   baseUrl?: string;
@@ -55,6 +59,7 @@ export interface SimulatorOptions {
   consentExpiresInSeconds?: number;
 }
 
+/** The simulator's fixed test credentials: spread them into `new MomoClient({ ...sim.credentials })`. */
 export interface SimCredentials {
   readonly subscriptionKey: string;
   readonly apiUser: { readonly id: string; readonly key: string };
@@ -62,6 +67,7 @@ export interface SimCredentials {
   readonly baseUrl: string;
 }
 
+/** A transaction the simulator stored, as `sim.transactions` shows it. */
 export interface SimTransaction {
   readonly referenceId: string;
   readonly operation: Operation;
@@ -80,6 +86,7 @@ export interface SimTransaction {
   readonly financialTransactionId: string;
 }
 
+/** A callback the simulator sent, as `sim.callbacks` shows it. */
 export interface SentCallback {
   readonly url: string;
   readonly method: 'POST' | 'PUT';
@@ -90,6 +97,7 @@ export interface SentCallback {
   readonly error?: string;
 }
 
+/** A request the simulator received, as `sim.requests` shows it. */
 export interface RecordedRequest {
   readonly method: string;
   /** Path and query string, as received. */
@@ -100,6 +108,7 @@ export interface RecordedRequest {
   readonly body: unknown;
 }
 
+/** A one-shot fault for `sim.inject()`: lost connections, an error status, a delay. */
 export type Fault = {
   /** `'POST /disbursement/v1_0/deposit'` (method + path prefix) or a path prefix; default any. */
   match?: string;
@@ -113,6 +122,7 @@ export type Fault = {
   | { kind: 'delay'; ms: number }
 );
 
+/** Options of `sim.listen()`: port and interface (default 127.0.0.1). */
 export interface ListenOptions {
   /** 0 (default) picks a free port. */
   port?: number;
@@ -120,9 +130,11 @@ export interface ListenOptions {
   host?: string;
 }
 
+/** The simulator served over HTTP by `sim.listen()`. */
 export interface ListeningServer {
   readonly url: string;
   readonly port: number;
+  /** Stops the server and closes its connections. */
   close(): Promise<void>;
 }
 
@@ -153,6 +165,7 @@ export interface ConsentRequestInfo {
   readonly callbackUrl?: string;
 }
 
+/** A consent token issued by `sim.grantConsent()`. */
 export interface ConsentGrant {
   accessToken: string;
   expiresIn: number;
@@ -164,6 +177,7 @@ export interface SimulatorState {
   readonly credentials: SimCredentials;
   /** Snapshot of every stored transaction, in acceptance order (due ones settled first). */
   readonly transactions: readonly SimTransaction[];
+  /** The transaction stored under this reference id, or undefined. */
   transaction(referenceId: string): SimTransaction | undefined;
   /** Every callback sent, in order; `status` / `error` fill in when delivery ends. */
   readonly callbacks: readonly SentCallback[];

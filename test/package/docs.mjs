@@ -62,13 +62,13 @@ export function checkFreshClonePack(root) {
       cpSync(join(root, file), join(clone, file));
     }
     symlinkSync(join(root, 'node_modules'), join(clone, 'node_modules'), 'dir');
-    const [pack] = JSON.parse(
-      execFileSync('npm', ['pack', '--dry-run', '--json'], {
-        cwd: clone,
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'ignore'],
-      }),
-    );
+    const out = execFileSync('npm', ['pack', '--dry-run', '--json'], {
+      cwd: clone,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    // The prepack build prints to stdout too; the JSON report comes last.
+    const [pack] = JSON.parse(out.slice(out.search(/^\[/m)));
     const files = new Set(pack.files.map((f) => f.path));
     const missing = [...REQUIRED, 'docs/simulator.md'].filter((f) => !files.has(f));
     if (missing.length > 0)
