@@ -76,7 +76,10 @@ try {
     payeeNote: 'Thank you',
   });
   console.log(`   accepted (202), referenceId ${deposit.referenceId}`);
-  const deposited = await deposit.wait({ onStatus: (r) => console.log(`   ...still ${r.status}`) });
+  // onStatus sees each new status: PENDING while the payee's wallet works, then the final one.
+  const deposited = await deposit.wait({
+    onStatus: (r) => console.log(`   status now ${r.status}`),
+  });
   console.log(
     `   final: ${deposited.status}, financialTransactionId ${deposited.financialTransactionId}`,
   );

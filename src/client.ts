@@ -73,6 +73,7 @@ export class MomoClient {
     return `MomoClient { baseUrl: '${baseUrl}', targetEnvironment: '${targetEnvironment}' }`;
   }
 
+  /** The client for JSON and logs: base URL and target environment, never a credential. */
   toJSON() {
     const { baseUrl, targetEnvironment } = this.#context.config;
     return { baseUrl, targetEnvironment };

@@ -6,15 +6,21 @@
 const BRAND = Symbol.for('momo-partner-sdk.error-kinds');
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 
+/** What every error is told about where it happened. */
 export interface ErrorContext {
   /** Operation name, e.g. `disbursement.deposit`. */
   operation?: string | undefined;
+  /** The call's X-Reference-Id, for creating calls and lookups. */
   referenceId?: string | undefined;
+  /** The underlying error, kept as `error.cause`. */
   cause?: unknown;
 }
 
+/** The root of every error the SDK throws; test for it with `isMomoError`. */
 export class MomoError extends Error {
+  /** The operation that failed, e.g. `disbursement.deposit`. */
   readonly operation: string | undefined;
+  /** The reference id of the call, when it has one: look the operation up by it. */
   readonly referenceId: string | undefined;
 
   constructor(message: string, context: ErrorContext = {}) {
@@ -31,6 +37,7 @@ export class MomoError extends Error {
     Object.defineProperty(this, BRAND, { value: kinds, enumerable: false });
   }
 
+  /** The error's fields for logs and JSON, without `cause` and never with a secret. */
   toJSON(): Record<string, unknown> {
     const out: Record<string, unknown> = { name: this.name, message: this.message };
     for (const [key, value] of Object.entries(this)) {
@@ -45,14 +52,17 @@ export class MomoError extends Error {
   }
 }
 
+/** One problem with the input: which field, and what is wrong with it. */
 export interface ValidationIssue {
   /** Dotted path of the offending field, e.g. `payee.partyId` or `options.referenceId`. */
   path: string;
+  /** What is wrong, e.g. `must be a UUID version 4`. */
   message: string;
 }
 
 /** Bad input caught before sending: nothing was sent. */
 export class ValidationError extends MomoError {
+  /** Every problem found, in input order. */
   readonly issues: readonly ValidationIssue[];
   /** The first offending field. */
   readonly field: string;
@@ -65,12 +75,17 @@ export class ValidationError extends MomoError {
   }
 }
 
+/** What an `ApiError` is made from (the SDK makes them; exported for subclassing in tests). */
 export interface ApiErrorInit extends ErrorContext {
+  /** The HTTP status of the answer. */
   status: number;
+  /** The service's error code (`code`, `errorCode` or `error` of the body). */
   code?: string | undefined;
   /** The server's own message. */
   serverMessage?: string | undefined;
+  /** The standard-style body's `errorCategory`. */
   category?: string | undefined;
+  /** The answer's body, parsed when it was JSON, scrubbed of secrets. */
   body?: unknown;
   /** Response headers kept on the error (an allow-list: see error-factory). */
   headers?: Record<string, string>;
@@ -82,10 +97,13 @@ export interface ApiErrorInit extends ErrorContext {
 
 /** The service answered with an error status. */
 export class ApiError extends MomoError {
+  /** The HTTP status of the answer. */
   readonly status: number;
+  /** The service's error code, e.g. `NOT_ALLOWED_TARGET_ENVIRONMENT` or `invalid_subscription_key`. */
   readonly code: string | undefined;
   /** The standard-style error body's `errorCategory`, when the body had one. */
   readonly category: string | undefined;
+  /** The answer's body, parsed when it was JSON, scrubbed of secrets. */
   readonly body: unknown;
   /**
    * Diagnostic response headers only (content-type, date, retry-after, request and
@@ -112,13 +130,20 @@ export class ApiError extends MomoError {
   }
 }
 
+/** 400: the service refused the request's data. */
 export class BadRequestError extends ApiError {}
+/** 401: a credential was refused; the message names which one. */
 export class AuthenticationError extends ApiError {}
+/** 404: no such resource (an unknown reference id, for lookups). */
 export class NotFoundError extends ApiError {}
+/** 409: the reference id was used before (on a first attempt), or the state forbids the call. */
 export class ConflictError extends ApiError {}
+/** 410: too late (a delivery notification after its window). */
 export class GoneError extends ApiError {}
+/** 5xx: the service failed; retried unless it is a business refusal (see the message). */
 export class ServerError extends ApiError {}
 
+/** 429: too many requests, or a delivery notification already sent. */
 export class RateLimitError extends ApiError {
   /** From Retry-After, when the server sent one. */
   declare readonly retryAfterMs: number | undefined;
@@ -132,8 +157,11 @@ export class TimeoutError extends ConnectionError {}
 
 /** A response arrived but its body is not of the documented shape. */
 export class UnexpectedResponseError extends MomoError {
+  /** The HTTP status of the answer (a 2xx). */
   readonly status: number;
+  /** The body as received, scrubbed of secrets. */
   readonly body: unknown;
+  /** How the body differs from the documented shape. */
   readonly issues: readonly ValidationIssue[];
 
   constructor(
@@ -149,17 +177,38 @@ export class UnexpectedResponseError extends MomoError {
 
 /** `wait()` reached its deadline before the operation became final. */
 export class WaitTimeoutError extends MomoError {
-  readonly lastStatus: unknown;
+  /**
+   * The last status seen (e.g. `'PENDING'`, or `'authorization_pending'` for a consent
+   * wait); undefined when no lookup answered before the deadline.
+   */
+  readonly lastStatus: string | undefined;
+  /** The last looked-up result, whose `status` is `lastStatus`; undefined for consent waits. */
+  readonly lastResult: WaitTimeoutLastResult | undefined;
 
   constructor(
-    init: ErrorContext & { referenceId: string; lastStatus: unknown; timeoutMs: number },
+    init: ErrorContext & {
+      referenceId: string;
+      lastStatus?: string | undefined;
+      lastResult?: WaitTimeoutLastResult | undefined;
+      timeoutMs: number;
+    },
   ) {
+    const last = init.lastStatus === undefined ? '' : `, last status ${init.lastStatus}`;
     super(
-      `${prefix(init)}not final after ${init.timeoutMs} ms (referenceId ${init.referenceId}); look it up again later`,
+      `${prefix(init)}not final after ${init.timeoutMs} ms (referenceId ${init.referenceId}${last}); look it up again later`,
       init,
     );
     this.lastStatus = init.lastStatus;
+    this.lastResult = init.lastResult;
   }
+}
+
+/**
+ * The last result a timed-out wait saw: the operation's own lookup result (a
+ * `DepositResult`, a `RequestToPayResult`...), typed here by its `status` alone.
+ */
+export interface WaitTimeoutLastResult {
+  readonly status: string;
 }
 
 /** The account holder refused the consent request (CIBA `access_denied`). */
@@ -187,19 +236,35 @@ function guard<T>(ctor: abstract new (...args: never[]) => T, kind: string) {
   return (value: unknown): value is T => hasKind(value, kind);
 }
 
+/** True for any error of this SDK, across realms and duplicated installs. */
 export const isMomoError = guard(MomoError, 'MomoError');
+/** True for a `ValidationError` (bad input, nothing sent), across realms and duplicated installs. */
 export const isValidationError = guard(ValidationError, 'ValidationError');
+/** True for an `ApiError` (any error status from the service), across realms and duplicated installs. */
 export const isApiError = guard(ApiError, 'ApiError');
+/** True for a `BadRequestError` (400), across realms and duplicated installs. */
 export const isBadRequestError = guard(BadRequestError, 'BadRequestError');
+/** True for an `AuthenticationError` (401), across realms and duplicated installs. */
 export const isAuthenticationError = guard(AuthenticationError, 'AuthenticationError');
+/** True for a `NotFoundError` (404), across realms and duplicated installs. */
 export const isNotFoundError = guard(NotFoundError, 'NotFoundError');
+/** True for a `ConflictError` (409), across realms and duplicated installs. */
 export const isConflictError = guard(ConflictError, 'ConflictError');
+/** True for a `GoneError` (410), across realms and duplicated installs. */
 export const isGoneError = guard(GoneError, 'GoneError');
+/** True for a `RateLimitError` (429), across realms and duplicated installs. */
 export const isRateLimitError = guard(RateLimitError, 'RateLimitError');
+/** True for a `ServerError` (5xx), across realms and duplicated installs. */
 export const isServerError = guard(ServerError, 'ServerError');
+/** True for a `ConnectionError` (no answer; `TimeoutError` included), across realms and duplicated installs. */
 export const isConnectionError = guard(ConnectionError, 'ConnectionError');
+/** True for a `TimeoutError` (no complete answer within the attempt timeout), across realms and duplicated installs. */
 export const isTimeoutError = guard(TimeoutError, 'TimeoutError');
+/** True for an `UnexpectedResponseError` (a body not of the documented shape), across realms and duplicated installs. */
 export const isUnexpectedResponseError = guard(UnexpectedResponseError, 'UnexpectedResponseError');
+/** True for a `WaitTimeoutError` (`wait()` reached its deadline), across realms and duplicated installs. */
 export const isWaitTimeoutError = guard(WaitTimeoutError, 'WaitTimeoutError');
+/** True for a `ConsentDeniedError` (the account holder said no), across realms and duplicated installs. */
 export const isConsentDeniedError = guard(ConsentDeniedError, 'ConsentDeniedError');
+/** True for a `ConsentExpiredError` (no answer before the consent request expired), across realms and duplicated installs. */
 export const isConsentExpiredError = guard(ConsentExpiredError, 'ConsentExpiredError');

@@ -30,10 +30,12 @@ export class AccessToken {
     return Math.max(0, Math.floor((this.#token.expiresAt - Date.now()) / 1000));
   }
 
+  /** The token for JSON, its value shown as `[redacted]`. */
   toJSON() {
     return { accessToken: '[redacted]', tokenType: this.tokenType, expiresAt: this.expiresAt };
   }
 
+  /** What `util.inspect` and `console.log` show: the token `[redacted]`. */
   [inspectSymbol](): string {
     return `AccessToken { tokenType: '${this.tokenType}', expiresAt: ${this.expiresAt.toISOString()}, accessToken: [redacted] }`;
   }

@@ -7,6 +7,7 @@ const DEFAULT_INTERVAL_SECONDS = 5;
 /** CIBA: after `slow_down` the client adds 5 seconds to its interval for good. */
 const SLOW_DOWN_SECONDS = 5;
 
+/** Options of `consentRequest.wait()`. */
 export interface ConsentWaitOptions {
   /** Give up earlier than `expires_in` (throws WaitTimeoutError). */
   timeoutMs?: number;

@@ -2,6 +2,7 @@ import type { RequestOptions } from '../core/options';
 
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 
+/** What a `ConsentToken` is made from: the consent token endpoint's answer. */
 export interface ConsentTokenInit {
   accessToken: string;
   tokenType?: string | undefined;
@@ -48,6 +49,7 @@ export class ConsentToken {
     return this.#refreshToken;
   }
 
+  /** The token for JSON, the access and refresh tokens shown as `[redacted]`. */
   toJSON() {
     return {
       accessToken: '[redacted]',
@@ -59,6 +61,7 @@ export class ConsentToken {
     };
   }
 
+  /** What `util.inspect` and `console.log` show: the tokens `[redacted]`. */
   [inspectSymbol](): string {
     return `ConsentToken ${JSON.stringify(this.toJSON())}`;
   }

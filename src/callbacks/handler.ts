@@ -26,6 +26,7 @@ export interface ConfirmedCallback {
   confirmed: boolean;
 }
 
+/** Options of `momo.callbacks.handler()`. */
 export interface CallbackHandlerOptions {
   /** Called once per accepted callback; throwing makes the handler answer 500. */
   onEvent?(event: ConfirmedCallback): void | Promise<void>;
@@ -50,6 +51,7 @@ export interface CallbackHandlerOptions {
   readTimeoutMs?: number;
 }
 
+/** A Fetch-API callback route: give it the service's callback request, send back its Response. */
 export type CallbackHandler = (request: Request) => Promise<Response>;
 
 /** The read deadline of each handler, for `toNodeListener` to apply to the socket too. */

@@ -13,6 +13,7 @@ import { type CallbackHandler, readTimeoutOf } from './handler';
 
 /** A request as node:http, Express or Fastify's `req.raw` give it; `body` when already parsed. */
 export type NodeRequest = IncomingMessage & { body?: unknown };
+/** The callback handler as a node:http listener `(req, res)` (Express, Fastify's `req.raw`). */
 export type NodeListener = (req: NodeRequest, res: ServerResponse) => Promise<void>;
 
 /**

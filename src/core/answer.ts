@@ -11,6 +11,8 @@ export interface AnswerContext {
   referenceId: string | undefined;
   callbackUrl: string | undefined;
   attempt: number;
+  /** The encoded body sent, read only to name a refused value (e.g. its currency). */
+  requestBody?: string | undefined;
 }
 
 /**
@@ -72,6 +74,11 @@ export function readAnswer<T>(
     operation: op.name,
     referenceId,
     scrubber: config.scrubber,
+    sent: {
+      targetEnvironment: config.targetEnvironment,
+      requestBody: context.requestBody,
+      callbackUrl,
+    },
   });
 }
 

@@ -22,10 +22,10 @@ export function takeSlot(limiter: Limiter, plan: AttemptPlan): Promise<number> {
  * What a sender's failure means for the caller: the caller's abort reason as it is, a
  * TimeoutError when the deadline passed (body included), a ConnectionError otherwise.
  */
-export function sendFailure(error: unknown, plan: AttemptPlan): unknown {
+export function sendFailure(error: unknown, plan: AttemptPlan, url: string): unknown {
   if (plan.signal?.aborted) return plan.signal.reason;
   if ((error as Error)?.name === 'TimeoutError') return timedOut(plan, 'no complete answer');
-  return noResponse(error, plan);
+  return noResponse(error, plan, url);
 }
 
 function where(plan: AttemptPlan): string {
@@ -45,15 +45,14 @@ function timedOut(plan: AttemptPlan, what: string): TimeoutError {
  * ECONNREFUSED included) but rebuilt from names, messages and codes only, so that no
  * request object (and so no header) rides along.
  */
-function noResponse(error: unknown, plan: AttemptPlan): ConnectionError {
+function noResponse(error: unknown, plan: AttemptPlan, url: string): ConnectionError {
   const cause = copyCause(error, 0);
   const code = findCode(cause);
   const detail = code ?? cause?.message ?? String(error);
-  return new ConnectionError(`${plan.operation}: no response (${detail}; ${where(plan)})`, {
-    operation: plan.operation,
-    referenceId: plan.referenceId,
-    cause,
-  });
+  return new ConnectionError(
+    `${plan.operation}: no response from ${hostOf(url)} (${detail}; ${where(plan)})`,
+    { operation: plan.operation, referenceId: plan.referenceId, cause },
+  );
 }
 
 function copyCause(error: unknown, depth: number): (Error & { code?: string }) | undefined {
@@ -74,4 +73,13 @@ function findCode(
 ): string | undefined {
   for (let e = error; e; e = e.cause as typeof error) if (e.code) return e.code;
   return undefined;
+}
+
+/** The host a request went to, for the message (baseUrl never carries credentials). */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'the service';
+  }
 }

@@ -4,7 +4,13 @@ import type { ApiUser, ClientHooks, MomoClientOptions, ProductName } from './opt
 import { defaultRetryPolicy, type RetryPolicy } from './retry';
 import { Secret, SecretScrubber } from './secret';
 import type { Telemetry } from './telemetry';
-import { checkCallbackUrl, checkServiceUrl, normalServiceUrl } from './url';
+import {
+  checkCallbackUrl,
+  checkInsecureHost,
+  checkServiceUrl,
+  type InsecureHosts,
+  normalServiceUrl,
+} from './url';
 
 export interface Credentials {
   product: ProductName;
@@ -19,6 +25,8 @@ export interface Config {
   /** X-Account-Holding-Institution-Identifier (standard-style endpoints). */
   institution: string;
   callbackUrl: string | undefined;
+  /** Hosts besides loopback that may be reached over plain http (option allowInsecureHosts). */
+  allowInsecureHosts: InsecureHosts;
   timeoutMs: number;
   retry: RetryPolicy;
   polling: {
@@ -55,7 +63,16 @@ export function resolveConfig(options: MomoClientOptions): Config {
   if (options === null || typeof options !== 'object') {
     throw new ValidationError([{ path: '(options)', message: 'must be an object' }]);
   }
-  const baseUrlProblem = checkServiceUrl(options.baseUrl);
+  const insecure = options.allowInsecureHosts ?? [];
+  need(Array.isArray(insecure), 'allowInsecureHosts', 'must be an array of host names');
+  const allowInsecureHosts: InsecureHosts = new Set(
+    (Array.isArray(insecure) ? insecure : []).map((host, i) => {
+      const problem = checkInsecureHost(host);
+      need(!problem, `allowInsecureHosts.${i}`, problem ?? '');
+      return String(host).toLowerCase();
+    }),
+  );
+  const baseUrlProblem = checkServiceUrl(options.baseUrl, allowInsecureHosts);
   need(!baseUrlProblem, 'baseUrl', baseUrlProblem ?? '');
   need(nonEmpty(options.targetEnvironment), 'targetEnvironment', 'is required');
   need(
@@ -65,7 +82,8 @@ export function resolveConfig(options: MomoClientOptions): Config {
     'must be a non-empty string',
   );
   if (options.callbackUrl !== undefined) {
-    const problem = checkCallbackUrl(options.callbackUrl);
+    const rules = { targetEnvironment: String(options.targetEnvironment), allowInsecureHosts };
+    const problem = checkCallbackUrl(options.callbackUrl, rules);
     need(!problem, 'callbackUrl', problem ?? '');
   }
   need(isPositive(options.timeoutMs), 'timeoutMs', 'must be a positive number of milliseconds');
@@ -120,6 +138,7 @@ export function resolveConfig(options: MomoClientOptions): Config {
     targetEnvironment: options.targetEnvironment,
     institution: options.accountHoldingInstitutionIdentifier ?? options.targetEnvironment,
     callbackUrl: options.callbackUrl,
+    allowInsecureHosts,
     timeoutMs: options.timeoutMs ?? 30_000,
     retry: {
       ...defaultRetryPolicy,

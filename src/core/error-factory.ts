@@ -11,6 +11,7 @@ import {
   UnexpectedResponseError,
   type ValidationIssue,
 } from '../errors';
+import { explainRefusal, type SentValues } from './business-refusal';
 import type { ResponseHeaders } from './raw-headers';
 import { parseRetryAfter } from './time';
 
@@ -28,6 +29,8 @@ export interface ErrorResponse {
   referenceId?: string | undefined;
   /** Applied to the kept header values (the body is the caller's to scrub). */
   scrubber?: Scrubber | undefined;
+  /** What was sent, for messages that name the refused value (never a secret). */
+  sent?: SentValues | undefined;
 }
 
 /**
@@ -102,14 +105,19 @@ export function readErrorFields(body: unknown): ErrorFields {
 
 /** The one place an HTTP error status becomes a typed error. */
 export function createApiError(response: ErrorResponse): ApiError {
+  const fields = readErrorFields(response.body);
+  const { status, operation } = response;
+  const explained =
+    response.sent && explainRefusal({ status, operation, ...fields }, response.sent);
   const init: ApiErrorInit = {
     status: response.status,
-    ...readErrorFields(response.body),
+    ...fields,
     body: response.body,
     headers: keptHeaders(response.headers, response.scrubber),
     operation: response.operation,
     referenceId: response.referenceId,
-    hint: response.status === 401 ? refusedCredentials(response.operation) : undefined,
+    hint:
+      explained ?? (response.status === 401 ? refusedCredentials(response.operation) : undefined),
     retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
   };
   switch (response.status) {

@@ -20,6 +20,7 @@ export interface Accepted<R> {
 
 /** `await op` gives the acceptance; `await op.wait()` gives the final result. */
 export type OperationPromise<R> = Promise<Accepted<R>> & {
+  /** Sends the call if needed, then looks up until SUCCESSFUL or FAILED (both resolve). */
   wait(options?: WaitOptions<R>): Promise<Final<R>>;
 };
 

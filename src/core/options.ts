@@ -3,8 +3,10 @@ import type { CallbackBus } from '../scale-out/callback-bus';
 import type { Journal } from '../scale-out/journal';
 import type { Telemetry } from './telemetry';
 
+/** The three products; each has its own subscription key, API user, token and account. */
 export type ProductName = 'disbursement' | 'collection' | 'remittance';
 
+/** An API user and its API key (Basic credentials of the token requests). */
 export interface ApiUser {
   /** API user id (X-Reference-Id used when the API user was created). */
   id: string;
@@ -12,11 +14,13 @@ export interface ApiUser {
   key: string;
 }
 
+/** Credentials of one product, overriding the client-wide ones. */
 export interface ProductOptions {
   subscriptionKey?: string | undefined;
   apiUser?: ApiUser | undefined;
 }
 
+/** How `wait()` looks a result up: backoff bounds and the default deadline. */
 export interface PollingOptions {
   /** Delay before the first lookup after acceptance, and the first backoff step. */
   initialDelayMs?: number | undefined;
@@ -28,9 +32,13 @@ export interface PollingOptions {
 
 /** Receives SDK log lines. Nothing secret is ever passed to it. */
 export interface Logger {
+  /** Per-attempt detail (logLevel `debug`). */
   debug?(message: string, fields?: Record<string, unknown>): void;
+  /** Notable events, e.g. an earlier attempt that landed. */
   info?(message: string, fields?: Record<string, unknown>): void;
+  /** Retries and degraded states. */
   warn?(message: string, fields?: Record<string, unknown>): void;
+  /** Failures the SDK could not handle itself. */
   error?(message: string, fields?: Record<string, unknown>): void;
 }
 
@@ -49,7 +57,9 @@ export type ReleaseLock = () => Promise<void>;
 
 /** Shares tokens across processes (Redis, a database...). Keys name product, API user and environment. */
 export interface TokenStore {
+  /** The token stored under `key`, or undefined. */
   get(key: string): Promise<StoredToken | undefined> | StoredToken | undefined;
+  /** Stores a token under `key` (keep it until `token.expiresAt`). */
   set(key: string, token: StoredToken): Promise<void> | void;
   /**
    * Drops the key. With `accessToken`, a store that can compare and delete atomically
@@ -96,13 +106,18 @@ export interface RetryInfo extends RequestInfo {
  * not throw (a throwing hook is ignored), and see no secret.
  */
 export interface ClientHooks {
+  /** Before each HTTP attempt is sent. */
   onRequest?(info: RequestInfo): void;
+  /** After each HTTP attempt: its status and duration, or the error of an attempt that got no answer. */
   onResponse?(info: ResponseInfo): void;
+  /** Before each retry: why, and how long the SDK waits. */
   onRetry?(info: RetryInfo): void;
 }
 
+/** The least severe level the logger receives; `silent` logs nothing. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
+/** Options of `new MomoClient(options)` (and of `new Disbursement`, `new Collection`, `new Remittance`). */
 export interface MomoClientOptions {
   /** e.g. `https://sandbox.momodeveloper.mtn.com`; plain http only for loopback hosts. */
   baseUrl: string;
@@ -114,17 +129,32 @@ export interface MomoClientOptions {
   subscriptionKey?: string | undefined;
   /** Default API user of every product. */
   apiUser?: ApiUser | undefined;
+  /** Credentials of Disbursement, overriding the client-wide ones. */
   disbursement?: ProductOptions | undefined;
+  /** Credentials of Collection (also used by consent and the standard-style calls). */
   collection?: ProductOptions | undefined;
+  /** Credentials of Remittance, overriding the client-wide ones. */
   remittance?: ProductOptions | undefined;
-  /** Default X-Callback-Url; `{referenceId}` is replaced by the call's reference id. */
+  /**
+   * Default X-Callback-Url; `{referenceId}` is replaced by the call's reference id. https,
+   * or plain http in the sandbox, to loopback or to a host in `allowInsecureHosts`.
+   */
   callbackUrl?: string | undefined;
+  /**
+   * Host names (no scheme or port) that `baseUrl` and callback URLs may reach over plain
+   * http besides loopback, e.g. `['momo-sim']` for a simulator in docker-compose. For
+   * test hosts only: nothing sent to them is encrypted.
+   */
+  allowInsecureHosts?: readonly string[] | undefined;
   /** Per attempt. Default 30 000. */
   timeoutMs?: number | undefined;
   /** Retries after the first attempt. Default 2. */
   maxRetries?: number | undefined;
+  /** How `wait()` polls; defaults 1 000 ms first delay, 15 000 ms at most, 300 000 ms deadline. */
   polling?: PollingOptions | undefined;
+  /** Your own fetch (a proxy, a test double); it always wins over the built-in Node transport. */
   fetch?: typeof globalThis.fetch | undefined;
+  /** Receives log lines (never a secret); `console` works. */
   logger?: Logger | undefined;
   /** The least severe level passed to `logger`. Default `info` (`debug` logs every attempt). */
   logLevel?: LogLevel | undefined;

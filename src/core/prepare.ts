@@ -39,7 +39,7 @@ export function prepare(
   }
 
   const options = input.options ?? {};
-  issues.push(...checkOptions(op, options));
+  issues.push(...checkOptions(op, options, config));
   const authProblem = auth.problem(op, options);
   if (authProblem) issues.push(authProblem);
   const template = options.callbackUrl ?? config.callbackUrl;
@@ -68,7 +68,11 @@ function encode(data: unknown, encoding: Operation['encoding']): string {
   return form.toString();
 }
 
-function checkOptions(op: Operation<unknown, unknown>, options: NonNullable<CallInput['options']>) {
+function checkOptions(
+  op: Operation<unknown, unknown>,
+  options: NonNullable<CallInput['options']>,
+  config: Config,
+) {
   const issues: ValidationIssue[] = [];
   const bad = (path: string, message: string) => issues.push({ path: `options.${path}`, message });
   if (options === null || typeof options !== 'object') {
@@ -82,7 +86,7 @@ function checkOptions(op: Operation<unknown, unknown>, options: NonNullable<Call
     }
   }
   if (options.callbackUrl !== undefined) {
-    const problem = checkCallbackUrl(options.callbackUrl);
+    const problem = checkCallbackUrl(options.callbackUrl, config);
     if (problem) bad('callbackUrl', problem);
   }
   if (

@@ -14,6 +14,7 @@ export interface Telemetry {
   callback(start: CallbackStart): CallbackTrace;
 }
 
+/** What the telemetry port is told when a call starts. */
 export interface CallStart {
   /** `product.method`, e.g. `disbursement.deposit`; `disbursement.token` for a token request. */
   operation: string;
@@ -27,6 +28,7 @@ export interface CallStart {
   wait?: WaitTrace | undefined;
 }
 
+/** One call, from its first attempt to its end (a span, for `momo-partner-sdk/otel`). */
 export interface CallTrace {
   /** Attempt `n` (1 for the first) is about to be sent. */
   attempt(n: number): AttemptTrace;
@@ -34,6 +36,7 @@ export interface CallTrace {
   end(outcome: { status?: number | undefined; error?: unknown }): void;
 }
 
+/** One HTTP attempt of a call. */
 export interface AttemptTrace {
   /**
    * The attempt is over: the HTTP status it got (an error status alone, as the semantic
@@ -42,11 +45,13 @@ export interface AttemptTrace {
   end(outcome: { status?: number | undefined; error?: unknown }): void;
 }
 
+/** What the telemetry port is told when a `wait()` starts. */
 export interface WaitStart {
   operation: string;
   referenceId: string;
 }
 
+/** One `wait()`, its lookups and its end. */
 export interface WaitTrace {
   /** A lookup made by this wait; its outcome as for an attempt. */
   lookup(outcome: { status?: number | undefined; error?: unknown }): void;
@@ -54,6 +59,7 @@ export interface WaitTrace {
   end(outcome: { status?: string | undefined; error?: unknown }): void;
 }
 
+/** What the telemetry port is told when a callback arrives. */
 export interface CallbackStart {
   method: string;
   /** The route as the partner mounted it, when known (else the handler's own template). */
@@ -62,6 +68,8 @@ export interface CallbackStart {
   referenceId?: string | undefined;
 }
 
+/** One callback received by the handler. */
 export interface CallbackTrace {
+  /** The callback was answered: the HTTP status sent back, or the error. */
   end(outcome: { status: number; referenceId?: string | undefined; error?: unknown }): void;
 }

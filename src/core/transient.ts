@@ -1,4 +1,5 @@
 import { isApiError, isConnectionError } from '../errors';
+import { isBusinessRefusal } from './business-refusal';
 
 /**
  * The one classification of failures: worth another try, because the same request may
@@ -8,6 +9,7 @@ import { isApiError, isConnectionError } from '../errors';
 export function isTransient(error: unknown): boolean {
   if (isConnectionError(error)) return true; // TimeoutError included
   if (!isApiError(error)) return false;
+  if (error.status >= 500 && isBusinessRefusal(error)) return false; // e.g. INVALID_CURRENCY sent as 500
   return isTransientStatus(error.status);
 }
 

@@ -136,7 +136,11 @@ export class Transport {
     try {
       const answer = await this.#exchange(plan, n);
       status = answer.status;
-      const context = { ...this.#attemptPlan(plan, n), callbackUrl: plan.callbackUrl };
+      const context = {
+        ...this.#attemptPlan(plan, n),
+        callbackUrl: plan.callbackUrl,
+        requestBody: plan.body, // read only to name a refused value (its currency...)
+      };
       const result = readAnswer(plan.op, answer, context, this.#config); // interpret
       trace?.end({ status });
       return result;
@@ -215,7 +219,7 @@ export class Transport {
         signal: plan.signal,
       });
     } catch (error) {
-      const failure = sendFailure(error, attempt);
+      const failure = sendFailure(error, attempt, plan.url);
       const durationMs = Date.now() - started;
       const reported = isMomoError(failure) ? { error: failure } : {};
       callHook(config.hooks.onResponse, { ...info, status: undefined, durationMs, ...reported });

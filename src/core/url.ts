@@ -10,15 +10,43 @@ export function isLoopback(hostname: string): boolean {
   );
 }
 
-/** Why a service base URL is unacceptable, or undefined. https unless loopback. */
-export function checkServiceUrl(value: unknown): string | undefined {
+/**
+ * Hosts that may be reached over plain http besides loopback: the client option
+ * `allowInsecureHosts` (e.g. `['momo-sim']` for a simulator in docker-compose), lower-case
+ * host names without scheme or port.
+ */
+export type InsecureHosts = ReadonlySet<string>;
+
+const NO_HOSTS: InsecureHosts = new Set();
+
+/** Why an `allowInsecureHosts` entry is unacceptable, or undefined. */
+export function checkInsecureHost(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.length === 0) return 'must be a non-empty host name';
+  if (!/^[a-z0-9.-]+$/i.test(value)) {
+    return 'must be a bare host name such as "momo-sim" (no scheme, port or path)';
+  }
+  return undefined;
+}
+
+function plainHttpAllowed(url: URL, insecureHosts: InsecureHosts): boolean {
+  return isLoopback(url.hostname) || insecureHosts.has(url.hostname);
+}
+
+/** Why a service base URL is unacceptable, or undefined. https unless loopback or allowed. */
+export function checkServiceUrl(
+  value: unknown,
+  insecureHosts: InsecureHosts = NO_HOSTS,
+): string | undefined {
   const url = parseUrl(value);
   if (!url) return 'must be an absolute URL';
   if (url.username || url.password) return 'must not carry credentials';
   if (url.search || url.hash) return 'must not have a query or a fragment';
   if (url.protocol === 'https:') return undefined;
-  if (url.protocol === 'http:' && isLoopback(url.hostname)) return undefined;
-  return 'must use https (plain http is allowed only for loopback hosts)';
+  if (url.protocol === 'http:' && plainHttpAllowed(url, insecureHosts)) return undefined;
+  return (
+    'must use https (plain http is allowed only for loopback hosts and the hosts named in ' +
+    `allowInsecureHosts, e.g. allowInsecureHosts: ['${url.hostname}'] for a test host)`
+  );
 }
 
 /**
@@ -30,14 +58,33 @@ export function normalServiceUrl(value: string): string {
   return (url.origin + url.pathname).replace(/\/+$/, '');
 }
 
-/** Why a callback URL is unacceptable, or undefined. `{referenceId}` may appear in it. */
-export function checkCallbackUrl(value: unknown): string | undefined {
+/** What decides whether a callback URL may use plain http (the client's Config has both). */
+export interface CallbackUrlRules {
+  targetEnvironment: string;
+  allowInsecureHosts: InsecureHosts;
+}
+
+/**
+ * Why a callback URL is unacceptable, or undefined. `{referenceId}` may appear in it.
+ * Plain http is refused outside the sandbox (target environment `sandbox`), where the
+ * service would post the payment's outcome unencrypted, unless the host is loopback or
+ * named in `allowInsecureHosts`.
+ */
+export function checkCallbackUrl(
+  value: unknown,
+  rules: CallbackUrlRules = { targetEnvironment: 'sandbox', allowInsecureHosts: NO_HOSTS },
+): string | undefined {
   if (typeof value !== 'string') return 'must be a string URL';
   const url = parseUrl(value.replaceAll('{referenceId}', '00000000-0000-4000-8000-000000000000'));
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
     return 'must be an absolute http(s) URL';
   }
-  return undefined;
+  if (url.protocol === 'https:' || rules.targetEnvironment === 'sandbox') return undefined;
+  if (plainHttpAllowed(url, rules.allowInsecureHosts)) return undefined;
+  return (
+    `must use https outside the sandbox (target environment "${rules.targetEnvironment}"): ` +
+    `plain http is allowed only for loopback hosts and the hosts named in allowInsecureHosts`
+  );
 }
 
 export function fillCallbackUrl(template: string, referenceId: string): string {

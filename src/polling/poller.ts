@@ -6,6 +6,7 @@ import { isFinal, type Reason, type StatusLike } from '../schemas/common';
 import { LookupGate, QueuedPastDeadline, rateHint } from './lookup-gate';
 import { Scheduler, type Sleep } from './scheduler';
 
+/** Options of `wait()` and `waitForX(referenceId)`. */
 export interface WaitOptions<R = unknown> {
   /** Deadline of this wait; default `polling.timeoutMs`. */
   timeoutMs?: number;
@@ -124,7 +125,12 @@ export class Poller {
     for (let polls = 0; ; polls++) {
       const remaining = deadline - Date.now();
       if (remaining <= 0 && polls > 0) {
-        throw new WaitTimeoutError({ ...request, lastStatus, timeoutMs });
+        throw new WaitTimeoutError({
+          ...request,
+          lastStatus: lastStatus?.status,
+          lastResult: lastStatus,
+          timeoutMs,
+        });
       }
       let next = Math.min(maxDelayMs, Math.max(initialDelayMs, delay * 2));
       let delivered: StatusLike | undefined;
@@ -147,7 +153,12 @@ export class Poller {
           trace?.lookup({ error });
           if (options.signal?.aborted) throw options.signal.reason;
           if (error instanceof QueuedPastDeadline) {
-            throw new WaitTimeoutError({ ...request, lastStatus, timeoutMs });
+            throw new WaitTimeoutError({
+              ...request,
+              lastStatus: lastStatus?.status,
+              lastResult: lastStatus,
+              timeoutMs,
+            });
           }
           const transient =
             isTransient(error) || (isNotFoundError(error) && Date.now() < graceUntil);

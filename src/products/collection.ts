@@ -129,18 +129,22 @@ export class Collection {
     return this.#api.create(op.requestToWithdraw, op.getRequestToWithdraw, body, options);
   }
 
+  /** GET /collection/v1_0/requesttopay/{referenceId}: one status lookup of a request to pay. */
   getRequestToPay(referenceId: string, options?: RequestOptions): Promise<Result> {
     return this.#api.lookup(op.getRequestToPay, referenceId, options);
   }
 
+  /** GET /collection/v1_0/requesttowithdraw/{referenceId}: one status lookup of a request to withdraw. */
   getRequestToWithdraw(referenceId: string, options?: RequestOptions): Promise<Result> {
     return this.#api.lookup(op.getRequestToWithdraw, referenceId, options);
   }
 
+  /** Looks a request to pay up until SUCCESSFUL or FAILED (after a restart, by its persisted reference id). */
   waitForRequestToPay(referenceId: string, options?: WaitOptions<Result>): Promise<Final<Result>> {
     return this.#api.waitFor(op.getRequestToPay, referenceId, options);
   }
 
+  /** Looks a request to withdraw up until SUCCESSFUL or FAILED (after a restart, by its persisted reference id). */
   waitForRequestToWithdraw(
     referenceId: string,
     options?: WaitOptions<Result>,

@@ -48,7 +48,8 @@ export class Consent {
   async authorize(input: AuthorizeInput, options?: RequestOptions): Promise<ConsentRequest> {
     const checked = validateInput(authorizeInput, input, '', op.authorize.name);
     const callbackUrl = checked.callbackUrl ?? options?.callbackUrl;
-    const problem = callbackUrl === undefined ? undefined : checkCallbackUrl(callbackUrl);
+    const config = this.#api.context.config;
+    const problem = callbackUrl === undefined ? undefined : checkCallbackUrl(callbackUrl, config);
     if (problem) {
       throw new ValidationError([{ path: 'callbackUrl', message: problem }], {
         operation: op.authorize.name,

@@ -104,34 +104,42 @@ export class Disbursement {
     return this.#api.create(op.merchantPaymentWithConsent, op.getMerchantPayment, body, options);
   }
 
+  /** GET /disbursement/v1_0/transfer/{referenceId}: one status lookup of a transfer. */
   getTransfer(referenceId: string, options?: RequestOptions): Promise<Result> {
     return this.#api.lookup(op.getTransfer, referenceId, options);
   }
 
+  /** GET /disbursement/v1_0/deposit/{referenceId}: one status lookup of a deposit. */
   getDeposit(referenceId: string, options?: RequestOptions): Promise<Result> {
     return this.#api.lookup(op.getDeposit, referenceId, options);
   }
 
+  /** GET /disbursement/v1_0/refund/{referenceId}: one status lookup of a refund. */
   getRefund(referenceId: string, options?: RequestOptions): Promise<Result> {
     return this.#api.lookup(op.getRefund, referenceId, options);
   }
 
+  /** GET /disbursementwithnewcapabilities/oauth2/v1_0/merchantpayment/{referenceId}: one status lookup of a merchant payment with consent. */
   getMerchantPayment(referenceId: string, options?: RequestOptions): Promise<Result> {
     return this.#api.lookup(op.getMerchantPayment, referenceId, options);
   }
 
+  /** Looks a transfer up until SUCCESSFUL or FAILED (after a restart, by its persisted reference id). */
   waitForTransfer(referenceId: string, options?: WaitOptions<Result>): Promise<Final<Result>> {
     return this.#api.waitFor(op.getTransfer, referenceId, options);
   }
 
+  /** Looks a deposit up until SUCCESSFUL or FAILED (after a restart, by its persisted reference id). */
   waitForDeposit(referenceId: string, options?: WaitOptions<Result>): Promise<Final<Result>> {
     return this.#api.waitFor(op.getDeposit, referenceId, options);
   }
 
+  /** Looks a refund up until SUCCESSFUL or FAILED (after a restart, by its persisted reference id). */
   waitForRefund(referenceId: string, options?: WaitOptions<Result>): Promise<Final<Result>> {
     return this.#api.waitFor(op.getRefund, referenceId, options);
   }
 
+  /** Looks a merchant payment up until SUCCESSFUL or FAILED (after a restart, by its persisted reference id). */
   waitForMerchantPayment(
     referenceId: string,
     options?: WaitOptions<Result>,

@@ -66,18 +66,22 @@ export class Remittance {
     return this.#api.create(op.cashTransfer, op.getCashTransfer, body, options);
   }
 
+  /** GET /remittance/v1_0/transfer/{referenceId}: one status lookup of a transfer. */
   getTransfer(referenceId: string, options?: RequestOptions): Promise<Result> {
     return this.#api.lookup(op.getTransfer, referenceId, options);
   }
 
+  /** GET /remittance/v2_0/cashtransfer/{referenceId}: one status lookup of a cash transfer. */
   getCashTransfer(referenceId: string, options?: RequestOptions): Promise<CashTransferResult> {
     return this.#api.lookup(op.getCashTransfer, referenceId, options);
   }
 
+  /** Looks a transfer up until SUCCESSFUL or FAILED (after a restart, by its persisted reference id). */
   waitForTransfer(referenceId: string, options?: WaitOptions<Result>): Promise<Final<Result>> {
     return this.#api.waitFor(op.getTransfer, referenceId, options);
   }
 
+  /** Looks a cash transfer up until SUCCESSFUL or FAILED (after a restart, by its persisted reference id). */
   waitForCashTransfer(
     referenceId: string,
     options?: WaitOptions<CashTransferResult>,

@@ -24,6 +24,7 @@ export class RedisCallbackBus implements CallbackBus {
     return `${this.#redis.prefix}callbacks`;
   }
 
+  /** Publishes a confirmed final result to every instance subscribed on this prefix. */
   async publish(event: CallbackBusEvent): Promise<void> {
     await this.#redis.publish(this.channel, JSON.stringify(event));
   }

@@ -7,6 +7,7 @@ import {
   type RedisOptions,
 } from './connection';
 
+/** Options of `new RedisJournal(client, options)`. */
 export interface RedisJournalOptions extends RedisOptions {
   /** How long a finished entry stays readable (late callbacks, audits). Default 24 hours. */
   retentionMs?: number;

@@ -30,11 +30,13 @@ export class RedisTokenStore implements TokenStore {
     this.#redis = client instanceof RedisConnection ? client : new RedisConnection(client, options);
   }
 
+  /** The token stored under `key` in Redis, or undefined. */
   async get(key: string): Promise<StoredToken | undefined> {
     const value = await this.#redis.command(['GET', this.#key(key)], this.#key(key));
     return typeof value === 'string' ? parseToken(value) : undefined;
   }
 
+  /** Stores a token in Redis with its remaining lifetime as TTL. */
   async set(key: string, token: StoredToken): Promise<void> {
     const ttlMs = Math.floor(token.expiresAt - Date.now());
     if (ttlMs <= 0) return;

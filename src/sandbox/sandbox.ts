@@ -9,11 +9,13 @@ import { printsRedacted } from './redacted';
 /** The provider's public sandbox, where the provisioning API lives. */
 export const SANDBOX_BASE_URL = 'https://sandbox.momodeveloper.mtn.com';
 
+/** Options of `new Sandbox(options)`: the sandbox provisioning client. */
 export interface SandboxOptions {
   /** Default `https://sandbox.momodeveloper.mtn.com`; plain http only for loopback hosts. */
   baseUrl?: string;
   /** A subscription key of the sandbox (Ocp-Apim-Subscription-Key), from the partner portal. */
   subscriptionKey: string;
+  /** Your own fetch (e.g. `sim.fetch` in tests); default the built-in transport. */
   fetch?: typeof globalThis.fetch;
   /** Per attempt. Default 30 000. */
   timeoutMs?: number;
@@ -123,6 +125,7 @@ export class Sandbox {
     return `Sandbox { baseUrl: '${this.#config.baseUrl}' }`;
   }
 
+  /** The sandbox client for JSON and logs: its base URL, never the subscription key. */
   toJSON() {
     return { baseUrl: this.#config.baseUrl };
   }

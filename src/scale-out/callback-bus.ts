@@ -15,6 +15,7 @@ export interface CallbackBusEvent {
  * a callback received by any of them ends the `wait()` wherever it runs.
  */
 export interface CallbackBus {
+  /** Tells every instance (this one included) about a confirmed final result. */
   publish(event: CallbackBusEvent): Promise<void>;
   /**
    * Calls `listener` for every event any instance publishes (this one's included).

@@ -6,6 +6,7 @@ import type { StatusLike } from '../schemas/common';
 import type { JournalEntry } from './journal';
 import { lookupOf } from './lookups';
 
+/** Options of `momo.journal.resume()`. */
 export interface ResumeOptions {
   /** Waits in progress at once. Default 8. */
   concurrency?: number;

@@ -45,6 +45,7 @@ export interface Journal {
   pending(): Promise<JournalEntry[]>;
 }
 
+/** Options of the default in-memory journal. */
 export interface InMemoryJournalOptions {
   /** How long a finished entry stays readable by `get()`. Default 1 hour. */
   retentionMs?: number;

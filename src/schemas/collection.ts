@@ -1,5 +1,16 @@
 import * as z from 'zod/mini';
-import { amount, currency, email, externalId, msisdn, note, type Party, party } from './common';
+import {
+  amount,
+  currency,
+  email,
+  externalId,
+  MSISDN,
+  MSISDN_RULE,
+  msisdn,
+  note,
+  type Party,
+  party,
+} from './common';
 import { knownString, looseString, type Tolerant, tolerant } from './tolerant';
 
 // ---- request bodies: strict, validated before sending ----
@@ -28,6 +39,7 @@ export interface RequestToPayBody {
   /** At most 160 characters, without `'`, `&`, `<`, `>` or control characters. */
   payeeNote?: string | undefined;
 }
+/** The body of `requestToWithdraw`: the same as a request to pay. */
 export type RequestToWithdrawBody = RequestToPayBody;
 
 /** Identification document kinds. */
@@ -134,6 +146,7 @@ export const deliveryNotificationBody = z.strictObject({ notificationMessage });
 
 // ---- account status (spec 4.11) ----
 
+/** How `getAccountStatus` identifies the account. */
 export type AccountIdentifierType = 'accountid' | 'msisdn' | 'identityalias' | 'emailaddress';
 export const identifierType = z.enum([
   'accountid',
@@ -144,7 +157,7 @@ export const identifierType = z.enum([
 
 const IDENTIFIER_RULES: Record<AccountIdentifierType, [RegExp, string]> = {
   accountid: [/^[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i, 'must be a UUID for accountid'],
-  msisdn: [/^\+?[1-9]\d{4,14}$/, 'must be an MSISDN in E.164 form for msisdn'],
+  msisdn: [MSISDN, `${MSISDN_RULE} for msisdn`],
   identityalias: [/^\S/, 'must not start with a space'],
   emailaddress: [/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an e-mail address for emailaddress'],
 };

@@ -4,8 +4,16 @@ import { kindOf } from './validate';
 /** UUID version 4, the only reference-id format the service accepts (spec 8). */
 export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 const ANY_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** ITU-T E.164: up to 15 digits, no leading zero; a leading `+` is tolerated. */
-const MSISDN = /^\+?[1-9]\d{4,14}$/;
+/**
+ * The one MSISDN rule (client, simulator and docs alike): ITU-T E.164 as the service
+ * takes it, country code first, 5 to 15 digits, no leading zero, and nothing else. A
+ * leading `+`, spaces or dashes are refused rather than stripped: the SDK never sends a
+ * value other than the one it was given (see docs/assumptions.md).
+ */
+export const MSISDN = /^[1-9]\d{4,14}$/;
+/** The message of every MSISDN check. */
+export const MSISDN_RULE =
+  'must be an MSISDN: digits only, country code first, no leading + or spaces (e.g. 46733123999)';
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DECIMAL = /^(?:0|[1-9]\d*)(?:\.\d+)?$/;
 /** Characters MTN documents as rejected in request bodies (apostrophe), plus markup and controls. */
@@ -40,9 +48,7 @@ export const currency = stringOf('a currency code like "EUR"').check(
 
 export const email = z.string().check(z.regex(EMAIL, { error: 'must be an e-mail address' }));
 
-export const msisdn = z
-  .string()
-  .check(z.regex(MSISDN, { error: 'must be an MSISDN in E.164 form, digits only' }));
+export const msisdn = z.string().check(z.regex(MSISDN, { error: MSISDN_RULE }));
 
 /** Restricted strings of the standard-style interface (spec 2.4) and free texts. */
 export const plainText = z.string().check(plain);
@@ -58,7 +64,7 @@ export const note = z
 export const partyIdType = z.enum(['MSISDN', 'EMAIL', 'PARTY_CODE'] satisfies PartyIdType[]);
 
 const partyIdRules = {
-  MSISDN: [MSISDN, 'must be an MSISDN in E.164 form, digits only'],
+  MSISDN: [MSISDN, MSISDN_RULE],
   EMAIL: [EMAIL, 'must be an e-mail address'],
   PARTY_CODE: [ANY_UUID, 'must be a UUID'],
 } as const;
@@ -79,6 +85,7 @@ export interface Party {
   /** Checked against `partyIdType`: E.164 digits, an e-mail address, or a UUID. */
   partyId: string;
 }
+/** The kinds of party id: an MSISDN (digits only), an e-mail address, or a party code (UUID). */
 export type PartyIdType = 'MSISDN' | 'EMAIL' | 'PARTY_CODE';
 
 export type { Reason, StatusLike } from './tolerant';

@@ -56,6 +56,7 @@ export interface RefundBody extends Omit<TransferBody, 'payee'> {
 
 /** Transfer with consent and merchant payment with consent: amount only. */
 export const consentPaymentBody = z.strictObject({ amount });
+/** The body of `transferWithConsent` and `merchantPaymentWithConsent`. */
 export interface ConsentPaymentBody {
   /** A positive decimal string. */
   amount: string;
@@ -106,9 +107,13 @@ export interface TransactionResult extends Tolerant {
   reason?: Reason | undefined;
 }
 
+/** A transfer as looked up (disbursement or remittance). */
 export type TransferResult = TransactionResult;
+/** A deposit as looked up. */
 export type DepositResult = TransactionResult;
+/** A refund as looked up. */
 export type RefundResult = TransactionResult;
+/** A merchant payment with consent as looked up. */
 export type MerchantPaymentResult = TransactionResult;
 
 export const balance = tolerant({ availableBalance: looseString, currency: z.string() });

@@ -50,6 +50,7 @@ export interface Simulator extends SimulatorState {
   client(overrides?: Partial<MomoClientOptions>): MomoClient;
 }
 
+/** A new simulator: an in-memory fake of the service, with its own state, served by `handlers`, `fetch` or `listen()`. */
 export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const engine = createEngine(options);
   const { baseUrl, targetEnvironment, subscriptionKey, apiUser } = engine.credentials;

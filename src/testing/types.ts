@@ -45,18 +45,22 @@ export type TransactionKind =
 /** What an account holder (or `sim.decide()`) does with a pending transaction or consent. */
 export type Decision = 'approve' | 'decline';
 
+/** The status of a simulated transaction. */
 export type TransactionStatus = 'PENDING' | 'SUCCESSFUL' | 'FAILED';
 
+/** Why a simulated transaction FAILED: a code of the service's error table and a message. */
 export interface Reason {
   code: string;
   message: string;
 }
 
+/** A payer or payee as the simulator reads it. */
 export interface Party {
   partyIdType: 'MSISDN' | 'EMAIL' | 'PARTY_CODE';
   partyId: string;
 }
 
+/** Options of `createSimulator(options)`; every one has a default. */
 export interface SimulatorOptions {
   /** What `.handlers` match and `.client()` uses. Default `https://sandbox.momo.test`. */
   baseUrl?: string;
@@ -84,6 +88,7 @@ export interface SimulatorOptions {
   consentExpiresInSeconds?: number;
 }
 
+/** The simulator's fixed test credentials: spread them into `new MomoClient({ ...sim.credentials })`. */
 export interface SimCredentials {
   readonly subscriptionKey: string;
   readonly apiUser: { readonly id: string; readonly key: string };
@@ -91,6 +96,7 @@ export interface SimCredentials {
   readonly baseUrl: string;
 }
 
+/** A transaction the simulator stored, as `sim.transactions` shows it. */
 export interface SimTransaction {
   readonly referenceId: string;
   readonly operation: Operation;
@@ -123,6 +129,7 @@ export interface SimTransaction {
   };
 }
 
+/** A callback the simulator sent, as `sim.callbacks` shows it. */
 export interface SentCallback {
   readonly url: string;
   readonly method: 'POST' | 'PUT';
@@ -133,6 +140,7 @@ export interface SentCallback {
   readonly error?: string;
 }
 
+/** A request the simulator received, as `sim.requests` shows it. */
 export interface RecordedRequest {
   readonly method: string;
   /** Path and query string, as received. */
@@ -143,6 +151,7 @@ export interface RecordedRequest {
   readonly body: unknown;
 }
 
+/** A one-shot fault for `sim.inject()`: lost connections, an error status, a delay. */
 export type Fault = {
   /** `'POST /disbursement/v1_0/deposit'` (method + path prefix) or a path prefix; default any. */
   match?: string;
@@ -156,6 +165,7 @@ export type Fault = {
   | { kind: 'delay'; ms: number }
 );
 
+/** Options of `sim.listen()`: port and interface (default 127.0.0.1). */
 export interface ListenOptions {
   /** 0 (default) picks a free port. */
   port?: number;
@@ -163,9 +173,11 @@ export interface ListenOptions {
   host?: string;
 }
 
+/** The simulator served over HTTP by `sim.listen()`. */
 export interface ListeningServer {
   readonly url: string;
   readonly port: number;
+  /** Stops the server and closes its connections. */
   close(): Promise<void>;
 }
 
@@ -196,6 +208,7 @@ export interface ConsentRequestInfo {
   readonly callbackUrl?: string;
 }
 
+/** A consent token issued by `sim.grantConsent()`. */
 export interface ConsentGrant {
   accessToken: string;
   expiresIn: number;
@@ -207,6 +220,7 @@ export interface SimulatorState {
   readonly credentials: SimCredentials;
   /** Snapshot of every stored transaction, in acceptance order (due ones settled first). */
   readonly transactions: readonly SimTransaction[];
+  /** The transaction stored under this reference id, or undefined. */
   transaction(referenceId: string): SimTransaction | undefined;
   /** Every callback sent, in order; `status` / `error` fill in when delivery ends. */
   readonly callbacks: readonly SentCallback[];

@@ -1,10 +1,10 @@
 import { validate as isUuid, version as uuidVersion } from 'uuid';
+// The client's own MSISDN rule: digits only, no leading + (one rule everywhere).
+import { MSISDN } from '../schemas/common';
 import { isAmount } from './decimal';
 import { badRequest, reject } from './http';
 import type { Party } from './types';
 
-/** ITU-T E.164: up to 15 digits, no leading zero; a leading `+` is tolerated. */
-const MSISDN = /^\+?[1-9]\d{4,14}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** Characters MTN documents as rejected in bodies (apostrophe), plus markup and controls. */
 const TEXT_FORBIDDEN = /['&<>\p{Cc}]/u;

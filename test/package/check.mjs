@@ -20,6 +20,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { checkDistImports, checkPackedFiles } from './dist.mjs';
+import { checkFreshClonePack, checkPackedDocs } from './docs.mjs';
 import {
   jestSuite,
   journeyCjs,
@@ -57,6 +58,25 @@ function install(dir, tarball) {
   execFileSync('npm', args, { cwd: dir, stdio: 'pipe' });
 }
 
+/**
+ * examples/checkout for a Jest project: app.ts compiled to CommonJS as ./app.js (the
+ * package left external, so the installed tarball is what runs), beside app.jest.test.js.
+ */
+function buildCheckoutForJest(root, dir) {
+  mkdirSync(dir, { recursive: true });
+  const esbuild = join(root, 'node_modules/.bin/esbuild');
+  execFileSync(esbuild, [
+    join(root, 'examples/checkout/app.ts'),
+    '--format=cjs',
+    '--platform=node',
+    '--bundle',
+    '--external:momo-partner-sdk',
+    `--outfile=${join(dir, 'app.js')}`,
+    '--log-level=warning',
+  ]);
+  copyFileSync(join(root, 'examples/checkout/app.jest.test.js'), join(dir, 'app.jest.test.js'));
+}
+
 /** Runs a command in the consumer; returns its last line of output. */
 function inConsumer(command, args, options = {}) {
   const out = execFileSync(command, args, {
@@ -72,13 +92,18 @@ function inConsumer(command, args, options = {}) {
 try {
   await check('dist imports', () => checkDistImports(root));
   const [pack] = JSON.parse(
-    execFileSync('npm', ['pack', '--json', '--pack-destination', scratch], {
+    // dist/ was just built: no second build by prepack (checkFreshClonePack tests prepack).
+    execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', scratch], {
       cwd: root,
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
     }),
   );
   await check('files shipped', () => checkPackedFiles(pack));
+  await check('docs shipped, every relative link resolves in the package', () =>
+    checkPackedDocs(root, pack),
+  );
+  await check('npm pack on a fresh clone (prepack builds dist/)', () => checkFreshClonePack(root));
 
   const tarball = join(scratch, pack.filename);
   install(consumer, tarball);
@@ -132,7 +157,7 @@ try {
     inConsumer(process.execPath, ['redis-cjs.cjs']),
   );
   // Jest reports on stderr, vitest on stdout; NO_COLOR keeps it plain.
-  const runner = (args) => {
+  const runner = (args, tests = 2) => {
     const { status, stdout, stderr } = spawnSync(process.execPath, args, {
       cwd: consumer,
       encoding: 'utf8',
@@ -141,8 +166,12 @@ try {
     });
     const output = `${stdout}\n${stderr}`;
     const summary = output.split('\n').find((line) => /^\s*Tests:?\s/.test(line)) ?? '';
-    // Both suites have two tests: a suite that failed to load reports "0 total" and exit 1.
-    if (status !== 0 || !/\b2 passed\b/.test(summary) || /fail/i.test(summary)) {
+    // Every test must pass: a suite that failed to load reports "0 total" and exit 1.
+    if (
+      status !== 0 ||
+      !new RegExp(`\\b${tests} passed\\b`).test(summary) ||
+      /fail/i.test(summary)
+    ) {
       throw new Error(`exit ${status}: ${output}`);
     }
     return summary.trim().replace(/\s+/g, ' ');
@@ -150,6 +179,13 @@ try {
   await check('Jest 29, CommonJS, default config', () =>
     runner([join(root, 'node_modules/jest/bin/jest.js'), '--rootDir', join(consumer, 'jest')]),
   );
+  await check('examples/checkout under Jest 29 (app.jest.test.js)', () => {
+    buildCheckoutForJest(root, join(consumer, 'checkout'));
+    return runner(
+      [join(root, 'node_modules/jest/bin/jest.js'), '--rootDir', join(consumer, 'checkout')],
+      3,
+    );
+  });
   await check('vitest, ESM', () =>
     runner([
       join(root, 'node_modules/vitest/vitest.mjs'),

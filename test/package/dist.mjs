@@ -59,11 +59,16 @@ export function checkDistImports(root) {
   return found.join('; ');
 }
 
-/** Only dist/, README, CHANGELOG, LICENSE and package.json are published. */
+/** Only dist/, docs/, the checkout example, README, CHANGELOG, LICENSE and package.json are published. */
 export function checkPackedFiles(pack) {
   const stray = pack.files
     .map((f) => f.path)
-    .filter((p) => !/^(dist\/|README\.md$|CHANGELOG\.md$|package\.json$|LICENSE$)/.test(p));
+    .filter(
+      (p) =>
+        !/^(dist\/|docs\/[\w-]+\.(md|png)$|examples\/checkout\/[\w.-]+$|README\.md$|CHANGELOG\.md$|package\.json$|LICENSE$)/.test(
+          p,
+        ),
+    );
   if (stray.length > 0) throw new Error(`files that should not ship: ${stray.join(', ')}`);
   return `${pack.files.length} files, ${(pack.size / 1024).toFixed(1)} KiB packed`;
 }

@@ -51,7 +51,7 @@ describe('validation messages describe the actual problem', () => {
     [
       'a party id of the wrong kind',
       { ...transferBody, payee: { ...payee, partyId: 'abc' } },
-      'payee.partyId must be an MSISDN in E.164 form, digits only',
+      'payee.partyId must be an MSISDN: digits only, country code first, no leading + or spaces (e.g. 46733123999)',
     ],
     ['null instead of a body', null, '(input) must be an object, got null'],
     ['a misspelt field', { ...transferBody, payeNote: 'x' }, 'payeNote is not a known field'],

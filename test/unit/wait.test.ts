@@ -71,7 +71,8 @@ describe('wait()', () => {
     const error = await accepted.wait({ timeoutMs: 100 }).catch((e) => e);
     expect(isWaitTimeoutError(error)).toBe(true);
     expect(error.referenceId).toBe(accepted.referenceId);
-    expect(error.lastStatus).toMatchObject({ status: 'PENDING' });
+    expect(error.lastStatus).toBe('PENDING');
+    expect(error.lastResult).toMatchObject({ status: 'PENDING' });
   });
 
   it('rejects with the abort reason when the signal fires', async () => {

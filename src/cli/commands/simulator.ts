@@ -1,3 +1,4 @@
+import { isLoopback } from '../../core/url';
 import { withControlRoutes } from '../../testing/control';
 import { createEngine } from '../../testing/engine';
 import { listen } from '../../testing/listen';
@@ -64,6 +65,7 @@ export const simulatorCommand: Command = {
         `  apiUser.id         ${apiUser.id}`,
         `  apiUser.key        ${apiUser.key}`,
         `  targetEnvironment  ${targetEnvironment}`,
+        ...insecureHostHint(args.text('host'), port),
         `  settleMs           ${settleMs}`,
         `  control routes     ${server.url}/_simulator/state (and settle, consent, faults)`,
         '',
@@ -84,3 +86,14 @@ export const simulatorCommand: Command = {
     }
   },
 };
+
+/**
+ * Bound beyond loopback, the simulator is reached by a host name the client holds to
+ * https unless named in allowInsecureHosts: print the option to use.
+ */
+function insecureHostHint(host: string | undefined, port: number): string[] {
+  if (host === undefined || isLoopback(host)) return [];
+  return [
+    `  allowInsecureHosts ['<the host name clients use>'], e.g. baseUrl http://momo-sim:${port} with allowInsecureHosts: ['momo-sim']`,
+  ];
+}

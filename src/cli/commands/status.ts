@@ -122,7 +122,7 @@ export const statusCommand: Command = {
         : await kind.get(momo, referenceId);
     } catch (error) {
       // The last status seen is still worth printing before exit code 5.
-      const last = isWaitTimeoutError(error) ? error.lastStatus : undefined;
+      const last = isWaitTimeoutError(error) ? error.lastResult : undefined;
       if (last !== null && typeof last === 'object') show(last as Result);
       throw explained(error, io.env, product, connectionFromEnv(io, args).targetEnvironment);
     }

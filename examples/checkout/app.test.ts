@@ -1,0 +1,80 @@
+/**
+ * The checkout's own tests (vitest), against the simulator over real HTTP on loopback:
+ * the app calls the simulator, and the simulator calls the app back. Copy it and swap in
+ * your app. The Jest variant is `app.jest.test.js`.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { MomoClient } from 'momo-partner-sdk';
+import { createSimulator, type ListeningServer } from 'momo-partner-sdk/testing';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { checkout, Orders, reconcile } from './app';
+
+// Callbacks go through this fetch: switched off, they are lost (the app was down).
+let deliverCallbacks = true;
+const sim = createSimulator({
+  settleMs: 50,
+  callbackFetch: (url, init) =>
+    deliverCallbacks ? fetch(url, init) : Promise.reject(new TypeError('partner down')),
+});
+const orders = new Orders();
+const app = createServer();
+let simulator: ListeningServer;
+let appUrl: string;
+let momo: MomoClient;
+
+beforeAll(async () => {
+  simulator = await sim.listen({ port: 0 }); // a real server on 127.0.0.1
+  await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
+  appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
+  const { subscriptionKey, apiUser, targetEnvironment } = sim.credentials;
+  momo = new MomoClient({
+    baseUrl: simulator.url,
+    targetEnvironment,
+    subscriptionKey,
+    apiUser,
+    callbackUrl: `${appUrl}/momo/callbacks/{referenceId}`,
+  });
+  app.on('request', checkout(momo, orders, 'EUR'));
+});
+afterAll(async () => {
+  await new Promise((resolve) => app.close(resolve));
+  await simulator.close();
+});
+
+async function pay(orderId: string, msisdn: string): Promise<string> {
+  const response = await fetch(`${appUrl}/checkout`, {
+    method: 'POST',
+    body: JSON.stringify({ orderId, amount: '25', msisdn }),
+  });
+  expect(response.status).toBe(202);
+  return ((await response.json()) as { referenceId: string }).referenceId;
+}
+
+async function orderStatus(orderId: string): Promise<string> {
+  const response = await fetch(`${appUrl}/orders/${orderId}`);
+  return ((await response.json()) as { status: string }).status;
+}
+
+describe('checkout', () => {
+  it('marks the order PAID once the payer approves (by callback)', async () => {
+    const referenceId = await pay('order-1', '46733123999'); // any other number succeeds
+    await vi.waitFor(async () => expect(await orderStatus('order-1')).toBe('PAID'));
+    expect(sim.callbacks.map((c) => c.url)).toContain(`${appUrl}/momo/callbacks/${referenceId}`);
+  });
+
+  it('marks the order DECLINED when the payer refuses', async () => {
+    await pay('order-2', '46733123451'); // the simulator's APPROVAL_REJECTED number
+    await vi.waitFor(async () => expect(await orderStatus('order-2')).toBe('DECLINED'));
+  });
+
+  it('reconciles an order whose callback was lost', async () => {
+    const referenceId = await pay('order-3', '46733123453'); // pending until settled
+    deliverCallbacks = false;
+    sim.settle(referenceId, 'SUCCESSFUL'); // the payer approves; the callback is lost
+    expect(await orderStatus('order-3')).toBe('PENDING');
+    deliverCallbacks = true;
+    expect(await reconcile(momo, orders)).toBe(1);
+    expect(await orderStatus('order-3')).toBe('PAID');
+  });
+});

@@ -1,0 +1,157 @@
+/**
+ * Business refusals: answers that refuse the request itself (a target environment or a
+ * currency the account does not take, an unknown party, a callback host not allowed).
+ * The service sends some of them with 500 (MTN answers a wrong target environment or
+ * currency so), yet sending the same request again cannot succeed: they are never
+ * retried, and their message says what was sent and what to change. Nothing here ever
+ * reads a secret: only the target environment, the currency, the callback host and the
+ * codes the service sent.
+ */
+
+/** Spec 7.1 codes that refuse the request for good (SERVICE_UNAVAILABLE and INTERNAL_PROCESSING_ERROR stay transient). */
+const REFUSAL_CODES: ReadonlySet<string> = new Set([
+  'PAYEE_NOT_FOUND',
+  'PAYER_NOT_FOUND',
+  'NOT_ALLOWED',
+  'NOT_ALLOWED_TARGET_ENVIRONMENT',
+  'INVALID_CALLBACK_URL_HOST',
+  'INVALID_CURRENCY',
+  'NOT_ENOUGH_FUNDS',
+  'PAYER_LIMIT_REACHED',
+  'PAYEE_NOT_ALLOWED_TO_RECEIVE',
+  'PAYMENT_NOT_APPROVED',
+  'RESOURCE_NOT_FOUND',
+  'APPROVAL_REJECTED',
+  'EXPIRED',
+  'TRANSACTION_CANCELED',
+  'TRANSACTION_CANCELED.',
+  'RESOURCE_ALREADY_EXIST',
+  'TRANSACTION_NOT_COMPLETED',
+  'TRANSACTION_NOT_FOUND',
+  'INFORMATIONAL_SCOPE_INSTRUCTION',
+  'MISSING_SCOPE_INSTRUCTION',
+  'MORE_THAN_ONE_FINANCIAL_SCOPE_NOT_SUPPORTED',
+  'UNSUPPORTED_SCOPE_COMBINATION',
+  'CONSENT_MISMATCH',
+  'UNSUPPORTED_SCOPE',
+  'NOT_FOUND',
+]);
+
+/** Spec 7.2 categories that refuse the request (`internal` and `ServiceUnavailable` stay transient). */
+const REFUSAL_CATEGORIES: ReadonlySet<string> = new Set([
+  'BusinessRule',
+  'Validation',
+  'Authorisation',
+  'Identification',
+]);
+
+/** True for an answer whose code or category refuses the request whatever its HTTP status. */
+export function isBusinessRefusal(error: {
+  code?: string | undefined;
+  category?: string | undefined;
+}): boolean {
+  if (error.category !== undefined) return REFUSAL_CATEGORIES.has(error.category);
+  return error.code !== undefined && REFUSAL_CODES.has(error.code);
+}
+
+/** What the client sent that a refusal may be about (never a secret). */
+export interface SentValues {
+  targetEnvironment: string;
+  /** The encoded request body, read only for its `currency`. */
+  requestBody?: string | undefined;
+  callbackUrl?: string | undefined;
+}
+
+export interface RefusedAnswer {
+  status: number;
+  operation: string;
+  code?: string | undefined;
+  serverMessage?: string | undefined;
+}
+
+/** What to fix, for the refusals and 401s this module knows; undefined for the others. */
+export function explainRefusal(answer: RefusedAnswer, sent: SentValues): string | undefined {
+  if (answer.status === 401) return explainUnauthorized(answer);
+  const environment = sent.targetEnvironment;
+  switch (answer.code) {
+    case 'NOT_ALLOWED_TARGET_ENVIRONMENT':
+      return (
+        `the service refused the target environment "${environment}" (option targetEnvironment, ` +
+        `header X-Target-Environment): the sandbox expects "sandbox", production your ` +
+        `country's value (e.g. "mtnuganda"). Not retried`
+      );
+    case 'INVALID_CURRENCY': {
+      const currency = currencyOf(sent.requestBody);
+      const what = currency === undefined ? 'the currency' : `the currency "${currency}"`;
+      return (
+        `the service refused ${what} in target environment "${environment}": the sandbox ` +
+        `accepts only "EUR", production the account's own currency. Not retried`
+      );
+    }
+    case 'INVALID_CALLBACK_URL_HOST':
+      return (
+        `the service refused the callback host ${hostOf(sent.callbackUrl) ?? '(none sent)'}: it ` +
+        `must be the API user's providerCallbackHost (in the sandbox, the host given when the ` +
+        `API user was created). Not retried`
+      );
+    case 'NOT_ALLOWED':
+      return (
+        `the service does not allow this operation for this API user and subscription in ` +
+        `target environment "${environment}". Not retried`
+      );
+    case 'PAYEE_NOT_FOUND':
+    case 'PAYER_NOT_FOUND':
+      return `the ${answer.code === 'PAYEE_NOT_FOUND' ? 'payee' : 'payer'} is not known to the service: check partyIdType and partyId. Not retried`;
+    default:
+      return undefined;
+  }
+}
+
+const PRODUCT_OF_OPERATION = /^(disbursement|collection|remittance)\./;
+
+/**
+ * A 401 names the credential the service named: the subscription key
+ * (`invalid_subscription_key`, "Access denied due to invalid subscription key"), or the
+ * API user and its key (`login_failed`, "invalid API user"). Undefined when the answer
+ * names neither.
+ */
+function explainUnauthorized(answer: RefusedAnswer): string | undefined {
+  const said = `${answer.code ?? ''} ${answer.serverMessage ?? ''}`.toLowerCase();
+  const product =
+    PRODUCT_OF_OPERATION.exec(answer.operation)?.[1] ??
+    (answer.operation.startsWith('consent.') ? 'collection' : undefined);
+  const option = (name: string) => (product ? `${product}.${name} (or ${name})` : name);
+  if (/subscription[ _]key/.test(said)) {
+    return (
+      `the service refused the subscription key${product ? ` of ${product}` : ''}: check ` +
+      `${option('subscriptionKey')} (the MOMO_SUBSCRIPTION_KEY variable for the command line) ` +
+      `and that it belongs to a product you subscribed to`
+    );
+  }
+  if (/login_failed|api[ _]?user|api[ _]?key|invalid_client/.test(said)) {
+    return (
+      `the service refused the API user id or its API key: check ${option('apiUser')} ` +
+      `(MOMO_API_USER, MOMO_API_KEY), and that baseUrl is the environment they were issued for`
+    );
+  }
+  return undefined;
+}
+
+function currencyOf(body: string | undefined): string | undefined {
+  if (body === undefined || !body.startsWith('{')) return undefined;
+  try {
+    const currency = (JSON.parse(body) as { currency?: unknown }).currency;
+    return typeof currency === 'string' ? currency.slice(0, 8) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function hostOf(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  try {
+    return new URL(url).host;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * Names the README's and docs' snippets use without defining them: what the prose around
+ * them says they are ("`momo` is your client", your database, your logger...).
+ */
+import type { ConsentToken, MomoClientOptions, TransferBody } from 'momo-partner-sdk';
+
+declare global {
+  /** The simulator of docs/simulator.md (`const sim = createSimulator()`). */
+  const sim: import('momo-partner-sdk/testing').Simulator;
+  const createSimulator: typeof import('momo-partner-sdk/testing').createSimulator;
+  const MomoClient: typeof import('momo-partner-sdk').MomoClient;
+  const headers: Record<string, string>;
+  /** The test runner's hooks (vitest or Jest globals). */
+  function beforeAll(run: () => unknown): void;
+  function afterEach(run: () => unknown): void;
+  function afterAll(run: () => unknown): void;
+  /** The Express app of the snippet before (Express is not installed here). */
+  const app: import('fastify').FastifyInstance & {
+    use(handler: unknown): void;
+    put(path: string, handler: unknown): void;
+    post(path: string, handler: unknown): void;
+  };
+  const express: { json(): unknown };
+  const onCallback: import('momo-partner-sdk').NodeListener;
+  /** Your client. */
+  const momo: import('momo-partner-sdk').MomoClient;
+  /** Your client options (as in First payment). */
+  const options: MomoClientOptions;
+  const body: TransferBody;
+  const consent: ConsentToken;
+  const referenceId: string;
+  const authReqId: string;
+  const myStoredUuidV4: string;
+  const signal: AbortSignal;
+  const order: { id: string; amount: string; msisdn: string };
+  /** Your database. */
+  const db: {
+    orders: {
+      update(id: string, fields: Record<string, unknown>): Promise<void>;
+      settle(referenceId: string, status: 'SUCCESSFUL' | 'FAILED'): Promise<void>;
+    };
+  };
+  const orders: {
+    markPaid(referenceId: string, status: string): Promise<void>;
+    settle(referenceId: string, status: string): Promise<void>;
+    retryLater(referenceId: string): Promise<void>;
+  };
+  const onEvent: (event: import('momo-partner-sdk').ConfirmedCallback) => void;
+  function log(...values: unknown[]): void;
+  function refused(): unknown;
+  function expired(): unknown;
+  function badRequest(field: string, issues: unknown): unknown;
+  function retryLater(referenceId: string | undefined): unknown;
+  const metrics: { histogram(name: string, value: number, tags: Record<string, string>): void };
+}

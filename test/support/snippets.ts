@@ -1,0 +1,75 @@
+/**
+ * The TypeScript snippets of README.md and docs/*.md, as files a compiler can check and
+ * a process can run: each snippet's imports stay at the top, the rest becomes the body
+ * of an async function (so `await`, `return` and names reused across snippets are fine),
+ * and free names the prose defines (`momo`, `options`, `orders`...) come from
+ * test/support/snippet-globals.d.ts.
+ */
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface Snippet {
+  /** `README.md:42`: the file and the line of the opening fence. */
+  where: string;
+  /** The heading the snippet sits under. */
+  heading: string;
+  code: string;
+}
+
+/** Every ```ts block of README.md and docs/*.md, in order. */
+export function collectSnippets(root: string): Snippet[] {
+  const files = ['README.md', ...readdirSync(join(root, 'docs')).map((f) => `docs/${f}`)];
+  return files
+    .filter((file) => file.endsWith('.md'))
+    .flatMap((file) => snippetsOf(file, readFileSync(join(root, file), 'utf8')));
+}
+
+function snippetsOf(file: string, text: string): Snippet[] {
+  const found: Snippet[] = [];
+  const lines = text.split('\n');
+  let heading = '';
+  let fenced = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (!fenced && /^#{1,4} /.test(line)) heading = line.replace(/^#+ /, '');
+    if (line.trim() !== '```ts') {
+      if (line.trim().startsWith('```')) fenced = !fenced;
+      continue;
+    }
+    const start = i;
+    const code: string[] = [];
+    for (i++; i < lines.length && lines[i]?.trim() !== '```'; i++) code.push(lines[i] ?? '');
+    found.push({ where: `${file}:${start + 1}`, heading, code: code.join('\n') });
+  }
+  return found;
+}
+
+/** A snippet as a module: imports first, everything else inside an async function. */
+export function asModule(snippet: Snippet): string {
+  const imports: string[] = [];
+  const body: string[] = [];
+  const lines = snippet.code.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (!/^import\s/.test(line)) {
+      body.push(line);
+      continue;
+    }
+    // A multi-line import runs to its `from '...';` line.
+    let statement = line;
+    while (!/from\s+['"][^'"]+['"];?\s*$/.test(statement) && i + 1 < lines.length) {
+      statement += `\n${lines[++i] ?? ''}`;
+    }
+    // The README's test file imports its app from beside it: examples/checkout/.
+    imports.push(statement.replace("from './app'", "from '../../examples/checkout/app'"));
+  }
+  return `// ${snippet.where} (${snippet.heading})\n${imports.join('\n')}\nexport {};\nasync function snippet() {\n${body.join('\n')}\n}\nvoid snippet;\n`;
+}
+
+/** Writes files where module resolution finds this repository's node_modules. */
+export function writeSnippetFiles(root: string, dir: string, files: Record<string, string>) {
+  const out = join(root, dir);
+  mkdirSync(out, { recursive: true });
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(out, name), text);
+  return out;
+}
