@@ -75,14 +75,12 @@ export function createCallbackHandler(
   const template = options.callbackUrl ?? ctx.config.callbackUrl;
   const idFromUrl = referenceIdReader(template);
   const log = ctx.config.log;
-  // Once per lookup made, however many callbacks share it. A final result ends the waits
-  // on this id (the truth, whatever a callback claimed) and reaches the journal and the
-  // other instances; a pending one tells a wait nothing, so it never wakes one early.
+  // Once per lookup made, however many callbacks share it. A final result reaches the
+  // journal and the other instances; this process's waits are woken by the handler once
+  // onEvent has run (a partner's receiver records the outcome before an awaiting caller
+  // reads it). A pending one tells a wait nothing, so it never wakes one early.
   const confirmer = new Confirmer(limits, {
-    final: async (referenceId, result) => {
-      ctx.poller.wake(referenceId, result);
-      await shareOutcome(ctx, referenceId, result, result.status);
-    },
+    final: (referenceId, result) => shareOutcome(ctx, referenceId, result, result.status),
     failed: (referenceId) => {
       const operation = ctx.operations.get(referenceId)?.operation;
       log('warn', 'callback could not be confirmed: the status lookup failed', {
@@ -166,6 +164,9 @@ export function createCallbackHandler(
     } catch {
       log('error', 'callback onEvent threw', context);
       return answer(500, { error: 'the receiver failed; send it again later' });
+    } finally {
+      // The truth, whatever the callback claimed: a final result ends the waits on this id.
+      if (result && isFinal(result)) ctx.poller.wake(referenceId, result);
     }
     return answer(200, { received: true });
   };

@@ -79,7 +79,7 @@ describe('simulator: pre-approvals', () => {
     });
     expect(tx?.amount).toBeUndefined();
 
-    const list = await approved(sim, 'msisdn', '+46700000001');
+    const list = await approved(sim, 'msisdn', '46700000001');
     expect(list).toEqual([
       {
         preApprovalId: tx?.preApproval?.preApprovalId,
