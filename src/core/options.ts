@@ -5,6 +5,9 @@ import type { Telemetry } from './telemetry';
 
 export type ProductName = 'disbursement' | 'collection' | 'remittance';
 
+/** Which form wins where the provider's documents and the specification disagree. */
+export type Compat = 'spec' | 'provider';
+
 export interface ApiUser {
   /** API user id (X-Reference-Id used when the API user was created). */
   id: string;
@@ -134,6 +137,12 @@ export interface MomoClientOptions {
   telemetry?: Telemetry | undefined;
   /** Share access tokens across processes. */
   tokenStore?: TokenStore | undefined;
+  /**
+   * Where the provider's OpenAPI documents and the specification disagree, `'spec'`
+   * (default) sends the specification's form and `'provider'` the documents' form
+   * (request to withdraw v2 by POST; see docs/assumptions.md).
+   */
+  compat?: Compat | undefined;
   /**
    * Requests in flight at once for this client; more calls wait in a queue (keeping
    * their signal and deadline) before any request is built. Default 128.

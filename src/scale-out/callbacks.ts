@@ -1,6 +1,5 @@
 import type { Tracked } from '../callbacks/registry';
 import type { ClientContext } from '../context';
-import { ProductApi } from '../products/product-api';
 import type { StatusLike } from '../schemas/common';
 import { lookupOf } from './lookups';
 
@@ -14,8 +13,8 @@ export async function trackedByJournal(
 ): Promise<Tracked | undefined> {
   const entry = await ctx.journal.get(referenceId);
   if (!entry) return undefined;
-  const lookup = lookupOf(entry.operation);
-  const api = new ProductApi(ctx);
+  const lookup = lookupOf(ctx, entry.operation);
+  const api = ctx.api;
   return {
     operation: entry.operation,
     lookup: lookup && ((signal) => api.lookup(lookup, referenceId, signal ? { signal } : {})),

@@ -30,11 +30,15 @@ export interface RequestToPayBody {
 }
 export type RequestToWithdrawBody = RequestToPayBody;
 
-/** Identification document kinds. */
+/**
+ * Identification document kinds. `SRSSA` is the provider documents' spelling of the
+ * specification's `SRSA`: both are accepted and sent as `compat` says.
+ */
 export type IdentificationType =
   | 'PASS'
   | 'CPFA'
   | 'SRSA'
+  | 'SRSSA'
   | 'NRIN'
   | 'OTHR'
   | 'DRLC'
@@ -48,6 +52,7 @@ export const identificationType = z.enum([
   'PASS',
   'CPFA',
   'SRSA',
+  'SRSSA',
   'NRIN',
   'OTHR',
   'DRLC',
