@@ -6,9 +6,17 @@ import type { UserInfo } from '../schemas/remittance';
 import type { Balance, BasicUserInfo } from '../schemas/transactions';
 import { validateInput } from '../schemas/validate';
 import { ProductApi } from './product-api';
-import type { accountOperations } from './tables/account';
+import { collectionOperations } from './tables/collection';
+import { disbursementOperations } from './tables/disbursement';
+import { remittanceOperations } from './tables/remittance';
 
-type AccountOperations = ReturnType<typeof accountOperations>;
+/** Each product's table: its account rows are what these methods send. */
+const TABLES = {
+  disbursement: disbursementOperations,
+  collection: collectionOperations,
+  remittance: remittanceOperations,
+};
+type AccountOperations = (typeof TABLES)[ProductName];
 
 /** Each product's verbs, kept out of the public declarations (no protected member). */
 const apis = new WeakMap<object, ProductApi>();
@@ -27,14 +35,9 @@ export class AccountQueries {
   readonly #ops: AccountOperations;
 
   /** `context` is internal: MomoClient passes the context its products share. */
-  constructor(
-    product: ProductName,
-    ops: AccountOperations,
-    options: MomoClientOptions,
-    context?: unknown,
-  ) {
+  constructor(product: ProductName, options: MomoClientOptions, context?: unknown) {
     this.#product = product;
-    this.#ops = ops;
+    this.#ops = TABLES[product];
     apis.set(this, ProductApi.of(options, context));
   }
 

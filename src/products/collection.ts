@@ -43,7 +43,7 @@ export interface DeliveryNotificationOptions extends RequestOptions {
 export class Collection extends CollectionBilling {
   /** `context` is internal: MomoClient passes the context its products share. */
   constructor(options: MomoClientOptions, context?: unknown) {
-    super('collection', op, options, context);
+    super('collection', options, context);
   }
 
   /** POST /collection/v1_0/requesttopay: the payer is asked to approve. */

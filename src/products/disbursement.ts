@@ -19,7 +19,7 @@ type Result = TransactionResult;
 export class Disbursement extends AccountQueries {
   /** `context` is internal: MomoClient passes the context its products share. */
   constructor(options: MomoClientOptions, context?: unknown) {
-    super('disbursement', op, options, context);
+    super('disbursement', options, context);
   }
 
   /** POST /disbursement/v1_0/transfer */

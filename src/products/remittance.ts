@@ -13,7 +13,7 @@ type Result = TransactionResult;
 export class Remittance extends AccountQueries {
   /** `context` is internal: MomoClient passes the context its products share. */
   constructor(options: MomoClientOptions, context?: unknown) {
-    super('remittance', op, options, context);
+    super('remittance', options, context);
   }
 
   /** POST /remittance/v1_0/transfer */

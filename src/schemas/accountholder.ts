@@ -10,8 +10,8 @@ const MSISDN = /^\+?[1-9]\d{4,14}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** `/accountholder/{idType}/{id}/active`: the document allows `msisdn` and `email`. */
-export const activeIdType = z.enum(['msisdn', 'email']);
-export type ActiveIdType = z.output<typeof activeIdType>;
+export type ActiveIdType = 'msisdn' | 'email';
+export const activeIdType = z.enum(['msisdn', 'email'] satisfies ActiveIdType[]);
 
 export const activeHolder = z
   .strictObject({ accountHolderIdType: activeIdType, accountHolderId: z.string() })
@@ -41,8 +41,13 @@ export const activeResult = z.pipe(
 );
 
 /** `/accountholder/{idType}/{id}/basicuserinfo`: the document's identity kinds. */
-export const basicInfoIdType = z.enum(['MSISDN', 'Email', 'Alias', 'ID']);
-export type BasicInfoIdType = z.output<typeof basicInfoIdType>;
+export type BasicInfoIdType = 'MSISDN' | 'Email' | 'Alias' | 'ID';
+export const basicInfoIdType = z.enum([
+  'MSISDN',
+  'Email',
+  'Alias',
+  'ID',
+] satisfies BasicInfoIdType[]);
 
 /** Any identifier the service validates itself: non-empty, at most 256 characters. */
 export const holderId = z

@@ -1,10 +1,15 @@
 import * as z from 'zod/mini';
-import { amount, currency, externalId, note, party, plainText } from './common';
+import { amount, currency, externalId, note, type Party, party, plainText } from './common';
 import {
   knownString,
   looseString,
+  type OperationStatus,
+  type Reason,
+  type ResultParty,
   reason,
   resultParty,
+  type Tolerant,
+  type TransactionStatus,
   tolerant,
   transactionStatus,
 } from './tolerant';
@@ -28,7 +33,16 @@ export const preApprovalBody = z.strictObject({
   /** Seconds the payer has to approve (the document's `validityTime`). */
   validityTime: z.optional(wholeSeconds),
 });
-export type PreApprovalBody = z.input<typeof preApprovalBody>;
+/** What a pre-approval sends: the payer approves future debits by the caller. */
+export interface PreApprovalBody {
+  payer: Party;
+  /** ISO 4217 code, e.g. `EUR`. */
+  payerCurrency: string;
+  /** Shown to the approver; at most 160 characters, without `'`, `&`, `<`, `>`. */
+  payerMessage?: string | undefined;
+  /** Seconds the payer has to approve (a positive whole number). */
+  validityTime?: number | undefined;
+}
 
 /** Statuses with a CREATED state before PENDING (invoice, payment). */
 export const createdStatus = knownString(['CREATED', 'PENDING', 'SUCCESSFUL', 'FAILED'] as const);
@@ -44,7 +58,17 @@ export const preApprovalResult = tolerant({
   expirationDateTime: z.optional(z.union([z.number(), z.string()])),
   reason: z.optional(reason),
 });
-export type PreApprovalResult = z.output<typeof preApprovalResult>;
+/** A pre-approval as its lookup answers it: PENDING until the payer decides. */
+export interface PreApprovalResult extends Tolerant {
+  referenceId?: string | undefined;
+  payer?: ResultParty | undefined;
+  payerCurrency?: string | undefined;
+  payerMessage?: string | undefined;
+  status: TransactionStatus;
+  /** As sent: the document types it an integer and describes a date-time. */
+  expirationDateTime?: number | string | undefined;
+  reason?: Reason | undefined;
+}
 
 /** One approved pre-approval (the document's `PreApprovalDetails`). */
 export const preApprovalDetails = tolerant({
@@ -66,12 +90,34 @@ export const preApprovalDetails = tolerant({
   externalId: z.optional(looseString),
   maxDebitAmount: z.optional(looseString),
 });
-export type PreApprovalDetails = z.output<typeof preApprovalDetails>;
+/** One approved pre-approval of an account holder (its id cancels it). */
+export interface PreApprovalDetails extends Tolerant {
+  preApprovalId: string;
+  toFri?: string | undefined;
+  fromFri?: string | undefined;
+  fromCurrency?: string | undefined;
+  createdTime?: string | undefined;
+  approvedTime?: string | undefined;
+  expiryTime?: string | undefined;
+  status?: 'APPROVED' | 'CANCELLED' | 'EXPIRED' | 'REJECTED' | 'PENDING' | undefined;
+  message?: string | undefined;
+  frequency?: 'DAILY' | 'MONTHLY' | 'WEEKLY' | undefined;
+  startDate?: string | undefined;
+  lastUsedDate?: string | undefined;
+  offer?: string | undefined;
+  externalId?: string | undefined;
+  maxDebitAmount?: string | undefined;
+}
 export const approvedPreApprovals = z.array(preApprovalDetails);
 
 /** The document's `accountHolderIdType` of the pre-approval list. */
-export const preApprovalHolderIdType = z.enum(['msisdn', 'email', 'id', 'alias']);
-export type PreApprovalHolderIdType = z.output<typeof preApprovalHolderIdType>;
+export type PreApprovalHolderIdType = 'msisdn' | 'email' | 'id' | 'alias';
+export const preApprovalHolderIdType = z.enum([
+  'msisdn',
+  'email',
+  'id',
+  'alias',
+] satisfies PreApprovalHolderIdType[]);
 
 /** Pre-approval ids are the service's own: any non-empty id without a path separator. */
 export const preApprovalId = z
@@ -91,11 +137,28 @@ export const invoiceBody = z.strictObject({
   payee: party,
   description: z.optional(note),
 });
-export type InvoiceBody = z.input<typeof invoiceBody>;
+/** What an invoice sends. */
+export interface InvoiceBody {
+  /** Your own reference, for reconciliation. */
+  externalId?: string | undefined;
+  /** A positive decimal string. */
+  amount: string;
+  /** ISO 4217 code. */
+  currency: string;
+  /** Seconds the invoice stays payable, as a string of digits, e.g. `"3600"`. */
+  validityDuration: string;
+  intendedPayer: Party;
+  payee: Party;
+  /** At most 160 characters, without `'`, `&`, `<`, `>`. */
+  description?: string | undefined;
+}
 
 /** DELETE /collection/v2_0/invoice/{referenceId} body. */
 export const cancelInvoiceBody = z.strictObject({ externalId: externalId });
-export type CancelInvoiceBody = z.input<typeof cancelInvoiceBody>;
+/** What an invoice cancellation sends. */
+export interface CancelInvoiceBody {
+  externalId: string;
+}
 
 /** GET /collection/v2_0/invoice/{referenceId}; the failure reason is `errorReason`, copied to `reason`. */
 export const invoiceResult = z.pipe(
@@ -117,7 +180,26 @@ export const invoiceResult = z.pipe(
   }),
   z.transform((v) => (v.reason || !v.errorReason ? v : { ...v, reason: v.errorReason })),
 );
-export type InvoiceResult = z.output<typeof invoiceResult>;
+/**
+ * An invoice as its lookup answers it: CREATED, then PENDING, SUCCESSFUL (paid) or FAILED
+ * (`errorReason`, also given as `reason`).
+ */
+export interface InvoiceResult extends Tolerant {
+  referenceId?: string | undefined;
+  externalId?: string | undefined;
+  amount?: string | undefined;
+  currency?: string | undefined;
+  status: OperationStatus;
+  paymentReference?: string | undefined;
+  invoiceId?: string | undefined;
+  expiryDateTime?: string | undefined;
+  payeeFirstName?: string | undefined;
+  payeeLastName?: string | undefined;
+  errorReason?: Reason | undefined;
+  reason?: Reason | undefined;
+  intendedPayer?: ResultParty | undefined;
+  description?: string | undefined;
+}
 
 /** The amount of a payment. */
 const money = z.strictObject({ amount, currency });
@@ -138,7 +220,25 @@ export const paymentBody = z.strictObject({
   ),
   includeSenderCharges: z.optional(z.boolean()),
 });
-export type PaymentBody = z.input<typeof paymentBody>;
+/** What a payment (a bill or a top-up) sends. */
+export interface PaymentBody {
+  externalTransactionId?: string | undefined;
+  /** A positive decimal string and an ISO 4217 code. */
+  money: { amount: string; currency: string };
+  customerReference?: string | undefined;
+  serviceProviderUserName?: string | undefined;
+  couponId?: string | undefined;
+  productId?: string | undefined;
+  productOfferingId?: string | undefined;
+  /** At most 160 characters. */
+  receiverMessage?: string | undefined;
+  /** At most 160 characters. */
+  senderNote?: string | undefined;
+  /** A whole number, 0 or more. */
+  maxNumberOfRetries?: number | undefined;
+  /** `true`: the sender's fee and tax come out of the amount. */
+  includeSenderCharges?: boolean | undefined;
+}
 
 /** GET /collection/v2_0/payment/{referenceId} (the document's `PaymentResult`). */
 export const paymentResult = tolerant({
@@ -147,4 +247,10 @@ export const paymentResult = tolerant({
   financialTransactionId: z.optional(looseString),
   reason: z.optional(reason),
 });
-export type PaymentResult = z.output<typeof paymentResult>;
+/** A payment as its lookup answers it: CREATED, PENDING, then SUCCESSFUL or FAILED. */
+export interface PaymentResult extends Tolerant {
+  referenceId?: string | undefined;
+  status: OperationStatus;
+  financialTransactionId?: string | undefined;
+  reason?: Reason | undefined;
+}

@@ -1,18 +1,28 @@
 import {
+  type ActiveIdType,
+  type BasicInfoIdType,
   type BasicUserInfo,
+  type CancelInvoiceBody,
   type CancelledInvoice,
   type Compat,
   type ConsentRequest,
   type Final,
+  type InvoiceBody,
   type InvoiceResult,
   MomoClient,
   type OperationPromise,
+  type PaymentBody,
   type PaymentResult,
+  type PreApprovalBody,
   type PreApprovalDetails,
+  type PreApprovalHolderIdType,
   type PreApprovalResult,
   type TransactionResult,
 } from 'momo-partner-sdk';
 import { describe, expectTypeOf, it } from 'vitest';
+import type * as z from 'zod/mini';
+import type * as accountholder from '../../src/schemas/accountholder';
+import type * as v2 from '../../src/schemas/collection-v2';
 
 const momo = new MomoClient({
   baseUrl: 'https://x.test',
@@ -79,5 +89,24 @@ describe("the provider's whole API (DESIGN 7.1)", () => {
     });
     expectTypeOf(request).toEqualTypeOf<Promise<ConsentRequest>>();
     expectTypeOf<Compat>().toEqualTypeOf<'spec' | 'provider'>();
+  });
+
+  it('the public interfaces are exactly what the schemas read and accept', () => {
+    expectTypeOf<PreApprovalBody>().toMatchTypeOf<z.input<typeof v2.preApprovalBody>>();
+    expectTypeOf<z.input<typeof v2.preApprovalBody>>().toMatchTypeOf<PreApprovalBody>();
+    expectTypeOf<z.output<typeof v2.preApprovalResult>>().toEqualTypeOf<PreApprovalResult>();
+    expectTypeOf<z.output<typeof v2.preApprovalDetails>>().toEqualTypeOf<PreApprovalDetails>();
+    expectTypeOf<z.output<typeof v2.invoiceResult>>().toEqualTypeOf<InvoiceResult>();
+    expectTypeOf<z.output<typeof v2.paymentResult>>().toEqualTypeOf<PaymentResult>();
+    expectTypeOf<z.input<typeof v2.invoiceBody>>().toMatchTypeOf<InvoiceBody>();
+    expectTypeOf<InvoiceBody>().toMatchTypeOf<z.input<typeof v2.invoiceBody>>();
+    expectTypeOf<PaymentBody>().toMatchTypeOf<z.input<typeof v2.paymentBody>>();
+    expectTypeOf<z.input<typeof v2.paymentBody>>().toMatchTypeOf<PaymentBody>();
+    expectTypeOf<CancelInvoiceBody>().toEqualTypeOf<z.input<typeof v2.cancelInvoiceBody>>();
+    expectTypeOf<
+      z.output<typeof v2.preApprovalHolderIdType>
+    >().toEqualTypeOf<PreApprovalHolderIdType>();
+    expectTypeOf<z.output<typeof accountholder.activeIdType>>().toEqualTypeOf<ActiveIdType>();
+    expectTypeOf<z.output<typeof accountholder.basicInfoIdType>>().toEqualTypeOf<BasicInfoIdType>();
   });
 });
