@@ -96,52 +96,50 @@ describe.each(['collection', 'disbursement', 'remittance'] as const)(
     it('every operation of the document was reached', () => {
       expect([...reached].sort()).toEqual(documentOperations(name).sort());
     });
+
+    it.runIf(name === 'collection')(
+      'known difference: request to withdraw v2 is PUT by default (the specification), which the document refuses',
+      async () => {
+        const body = {
+          amount: '5',
+          currency: 'EUR',
+          payer: { partyIdType: 'MSISDN', partyId: '46733123453' },
+        } as const;
+        const { verdicts } = await mock.verdictsOf(() =>
+          mock.client().collection.requestToWithdraw(body),
+        );
+        expect(verdicts.at(-1)).toMatchObject({
+          method: 'PUT',
+          path: '/v2_0/requesttowithdraw',
+          status: 405,
+        });
+      },
+    );
+
+    it.runIf(name === 'collection')(
+      'the mock does validate: a body of the wrong types is refused with violations',
+      async () => {
+        const response = await mock.prism.fetch(`${mock.prism.url}/v2_0/invoice`, {
+          method: 'POST',
+          headers: {
+            Authorization: 'Bearer t',
+            'X-Target-Environment': 'sandbox',
+            'X-Reference-Id': '0b5b6a0e-51a1-4c4f-9c39-2d8f6a4a1e77',
+            'Ocp-Apim-Subscription-Key': 'k',
+            'Content-Type': 'application/json',
+          },
+          body: JSON.stringify({ amount: 20, validityDuration: 3600 }),
+        });
+        expect(response.status).toBe(400);
+        expect(mock.prism.verdicts.at(-1)?.requestViolations.join('\n')).toMatch(/amount/);
+      },
+    );
   },
 );
 
-describe('known differences (oracle/README.md), and what compat changes', () => {
-  let mock: ProviderMock;
-  beforeAll(async () => {
-    mock = await startProviderMock('collection');
-  }, 120_000);
-  afterAll(() => mock?.prism.close());
-
-  it('request to withdraw v2 is PUT by default (the specification), which the document refuses', async () => {
-    const body = {
-      amount: '5',
-      currency: 'EUR',
-      payer: { partyIdType: 'MSISDN', partyId: '46733123453' },
-    } as const;
-    const { verdicts } = await mock.verdictsOf(() =>
-      mock.client().collection.requestToWithdraw(body),
-    );
-    expect(verdicts.at(-1)).toMatchObject({
-      method: 'PUT',
-      path: '/v2_0/requesttowithdraw',
-      status: 405,
-    });
-  });
-
-  it('the mock does validate: a body of the wrong types is refused with violations', async () => {
-    const response = await mock.prism.fetch(`${mock.prism.url}/v2_0/invoice`, {
-      method: 'POST',
-      headers: {
-        Authorization: 'Bearer t',
-        'X-Target-Environment': 'sandbox',
-        'X-Reference-Id': '0b5b6a0e-51a1-4c4f-9c39-2d8f6a4a1e77',
-        'Ocp-Apim-Subscription-Key': 'k',
-        'Content-Type': 'application/json',
-      },
-      body: JSON.stringify({ amount: 20, validityDuration: 3600 }),
-    });
-    expect(response.status).toBe(400);
-    expect(mock.prism.verdicts.at(-1)?.requestViolations.join('\n')).toMatch(/amount/);
-  });
-
-  it('the three documents hold 51 operations', () => {
-    const counts = (['collection', 'disbursement', 'remittance'] as const).map(
-      (name) => documentOperations(name).length,
-    );
-    expect(counts).toEqual([23, 16, 12]);
-  });
+it('the three documents hold 51 operations', () => {
+  const counts = (['collection', 'disbursement', 'remittance'] as const).map(
+    (name) => documentOperations(name).length,
+  );
+  expect(counts).toEqual([23, 16, 12]);
 });
