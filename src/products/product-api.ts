@@ -74,13 +74,12 @@ export class ProductApi {
     op: ConfirmedOperation<never, R> | ConfirmedOperation<unknown, R>,
     body: unknown,
     options: RequestOptions | undefined,
-    params?: Record<string, string>,
   ): OperationPromise<R> {
     const lookup = op.confirmedBy;
     const input = withReferenceId(options);
     // Tracked before sending: a fast callback may arrive before the 202 is read.
     const tracked = input.referenceId ? this.#track(lookup, input.referenceId, op.name) : undefined;
-    const call = { body, options: input.options, ...(params ? { params } : {}) };
+    const call = { body, options: input.options };
     const accepted = this.#journalled(op, input.referenceId, call).then((res): Accepted<R> => {
       const referenceId = res.referenceId as string;
       const acceptedAt = Date.now();
