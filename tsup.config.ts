@@ -36,6 +36,12 @@ export default defineConfig([
     external: ['momo-partner-sdk', 'redis', 'ioredis'],
   },
   {
+    // @opentelemetry/api is the partner's own (an optional peer): one copy, one global registry.
+    entry: { otel: 'src/otel/index.ts' },
+    ...library,
+    external: ['momo-partner-sdk', '@opentelemetry/api'],
+  },
+  {
     entry: { testing: 'src/testing/index.ts' },
     ...library,
     // import.meta.url in the CommonJS build (./testing loads msw on demand from it).

@@ -46,9 +46,10 @@ export function printImports(node, summary) {
       row(
         'import + first call (getBalance: token, balance)',
         summary['sdk-call'],
-        ratio(summary['sdk-call'].ms / summary['fetch-call'].ms),
+        `${ratio(summary['sdk-call'].ms / summary['http-call'].ms)} raw node:http, ${ratio(summary['sdk-call'].ms / summary['fetch-call'].ms)} raw fetch`,
       ),
-      row('raw fetch first call (token, balance): baseline', summary['fetch-call'], 'baseline'),
+      row('raw node:http first call (token, balance): baseline', summary['http-call'], 'baseline'),
+      row('raw fetch first call (token, balance)', summary['fetch-call'], ''),
     ],
   );
   for (const failure of summary.failures) console.log(`  probe failed: ${failure}`);

@@ -8,8 +8,10 @@
  *   keep-alive server in its own process (bench/server.mjs);
  * - start-up: import, and import + first call, in fresh processes;
  * - bundle size of the main and ./testing entries, and which HTTP libraries are in them;
- * - waits at scale: 5,000 / 10,000 / 20,000 deposits awaited at once, an idle wait's
+ * - waits at scale: 5,000 / 10,000 / 50,000 deposits awaited at once, an idle wait's
  *   retention, a pending wait keeping its process alive; the in-memory scheduler line;
+ * - under the provider's lookup cap: 2,000 waits against 100 lookups/s, without a budget
+ *   and with `lookupRate: 90` (sections/rate-limit.mjs);
  * - the issue's targets, PASS/MISS per Node version (never a failing exit code).
  *
  * On this Node and on Node 24 when present (BENCH_NODE24=path overrides its location).
@@ -29,6 +31,8 @@ import {
 } from './report.mjs';
 import { measureBundles } from './sections/bundle.mjs';
 import { measureImports } from './sections/imports.mjs';
+import { measureRateLimit, printRateLimit } from './sections/rate-limit.mjs';
+import { measureTelemetry, printTelemetry } from './sections/telemetry.mjs';
 import { measureThroughput } from './sections/throughput.mjs';
 import { measureScheduler, measureWaits } from './sections/waits.mjs';
 import { printTargets } from './targets.mjs';
@@ -65,6 +69,8 @@ try {
       measureThroughput(node, server),
     );
     printThroughput(node, throughput);
+    const tracing = await timed(`tracing ${node.label}`, () => measureTelemetry(node, server));
+    printTelemetry(node, tracing);
     const imports = await timed(`start-up ${node.label}`, () => measureImports(node, server));
     printImports(node, imports);
     // The biggest wait runs (they only have to complete) on the first Node version only.
@@ -81,6 +87,9 @@ try {
       if (run.error) crashes.push(`${node.label} waits`);
     }
   }
+  const rateLimit = await timed('lookup cap', () => measureRateLimit(list[0]));
+  printRateLimit(rateLimit);
+  for (const run of rateLimit.runs) if (run.error) crashes.push(`lookup cap ${run.label}`);
   const scheduler = await timed('scheduler', () => measureScheduler(list[0]));
   printScheduler(scheduler);
   if (scheduler.error) crashes.push('scheduler');

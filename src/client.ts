@@ -6,6 +6,7 @@ import { Consent } from './products/consent';
 import { Disbursement } from './products/disbursement';
 import { Remittance } from './products/remittance';
 import { type ClientJournal, JournalView } from './scale-out/client-journal';
+import type { SharedStateHealthReport } from './scale-out/health';
 
 /**
  * The client: options checked once, one transport, one token cache and one poller
@@ -57,6 +58,14 @@ export class MomoClient {
   get journal(): ClientJournal {
     this.#journal ??= new JournalView(this.#context);
     return this.#journal;
+  }
+
+  /**
+   * Each shared component (journal, token store, callback bus): `in-process`, `ok`,
+   * `unavailable` (carrying on in memory) or `failing` (answers with errors: fix it).
+   */
+  health(): SharedStateHealthReport {
+    return this.#context.health.report();
   }
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {

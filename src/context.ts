@@ -1,15 +1,15 @@
 import { ApiUserAuthorizer } from './auth/authorizer';
 import { OperationRegistry } from './callbacks/registry';
 import { type Config, resolveConfig } from './core/config';
-import { loadFastPath } from './core/fast-path';
 import type { MomoClientOptions } from './core/options';
+import { loadNodePath } from './core/sender';
 import { Transport } from './core/transport';
 import { Poller } from './polling/poller';
 import type { TableOperation } from './products/endpoints';
 import { ProductApi } from './products/product-api';
 import { operationTables } from './products/tables';
 import { CallbackFanOut } from './scale-out/callback-bus';
-import { sharedStateHealth } from './scale-out/health';
+import { SharedStateHealth } from './scale-out/health';
 import { JournalKeeper } from './scale-out/journal-keeper';
 
 /**
@@ -22,6 +22,8 @@ export class ClientContext {
   readonly auth: ApiUserAuthorizer;
   readonly transport: Transport;
   readonly poller: Poller;
+  /** Each shared component's state (`momo.health()`). */
+  readonly health: SharedStateHealth;
   /** Operations created or awaited here, for the callback handler to confirm. */
   readonly operations = new OperationRegistry();
   /** Operations in flight (scale-out). */
@@ -38,13 +40,23 @@ export class ClientContext {
 
   constructor(options: MomoClientOptions) {
     this.config = resolveConfig(options);
-    this.auth = new ApiUserAuthorizer(this.config, options.tokenStore, (op) =>
-      this.transport.call(op),
+    // One health tracker per client, handed to each shared-state component it watches.
+    const health = new SharedStateHealth(this.config.log);
+    this.auth = new ApiUserAuthorizer(
+      this.config,
+      options.tokenStore,
+      (op) => this.transport.call(op),
+      health.of('token store'),
     );
-    this.transport = new Transport(this.config, this.auth, loadFastPath);
-    this.poller = new Poller(this.config.polling);
-    const health = sharedStateHealth(this.config);
-    this.journal = new JournalKeeper(options.journal, health.of('journal'));
+    this.transport = new Transport(this.config, this.auth, loadNodePath);
+    this.poller = new Poller(this.config.polling, this.config.telemetry);
+    health.configure({
+      journal: options.journal !== undefined,
+      'token store': options.tokenStore !== undefined,
+      'callback bus': options.callbackBus !== undefined,
+    });
+    this.health = health;
+    this.journal = new JournalKeeper(options.journal, health.of('journal'), this.config);
     this.callbackBus = new CallbackFanOut(
       options.callbackBus,
       this.poller,

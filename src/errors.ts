@@ -76,6 +76,8 @@ export interface ApiErrorInit extends ErrorContext {
   headers?: Record<string, string>;
   /** What to check, appended to the message (e.g. which credentials a 401 refused). */
   hint?: string | undefined;
+  /** From the answer's Retry-After, when it had one. */
+  retryAfterMs?: number | undefined;
 }
 
 /** The service answered with an error status. */
@@ -90,6 +92,11 @@ export class ApiError extends MomoError {
    * correlation ids, www-authenticate, rate-limit headers), with secrets scrubbed.
    */
   readonly headers: Record<string, string>;
+  /**
+   * From the answer's Retry-After (a 429, a 503...), when it had one: the retry loop and
+   * `wait()` both wait at least this long before asking again.
+   */
+  readonly retryAfterMs: number | undefined;
 
   constructor(init: ApiErrorInit) {
     const detail = [init.code, init.serverMessage].filter(Boolean).join(': ');
@@ -101,6 +108,7 @@ export class ApiError extends MomoError {
     this.category = init.category;
     this.body = init.body;
     this.headers = init.headers ?? {};
+    this.retryAfterMs = init.retryAfterMs;
   }
 }
 
@@ -113,12 +121,7 @@ export class ServerError extends ApiError {}
 
 export class RateLimitError extends ApiError {
   /** From Retry-After, when the server sent one. */
-  readonly retryAfterMs: number | undefined;
-
-  constructor(init: ApiErrorInit & { retryAfterMs?: number | undefined }) {
-    super(init);
-    this.retryAfterMs = init.retryAfterMs;
-  }
+  declare readonly retryAfterMs: number | undefined;
 }
 
 /** No response arrived (network failure); `.cause` says why. */

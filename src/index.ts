@@ -64,6 +64,11 @@ export {
 // scale-out (the Redis parts are in momo-partner-sdk/redis)
 export type { CallbackBus, CallbackBusEvent } from './scale-out/callback-bus';
 export type { ClientJournal, ResumeOptions, ResumeOutcome } from './scale-out/client-journal';
+export type {
+  ComponentState,
+  ComponentStatus,
+  SharedStateHealthReport,
+} from './scale-out/health';
 export {
   InMemoryJournal,
   type InMemoryJournalOptions,

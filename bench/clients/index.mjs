@@ -15,6 +15,10 @@ export async function createClient(kind, url, credentials) {
   if (kind === 'raw-http') {
     return (await import('./raw-http.mjs')).createRawHttpClient(url, credentials);
   }
+  if (kind === 'sdk-otel') {
+    // Not in clientKinds: measured against 'sdk' by sections/telemetry.mjs only.
+    return (await import('./sdk-otel.mjs')).createSdkOtelClient(url, credentials);
+  }
   const { createSdkClient } = await import('./sdk.mjs');
   return createSdkClient(url, credentials, { forceFetch: kind === 'sdk-fetch' });
 }

@@ -31,7 +31,7 @@ export const plan = {
   /** Sizes of the "N deposits issued at once, each awaited" workload, per Node version. */
   waits: quick ? [1_000] : [5_000, 10_000],
   /** Only has to complete; run on the first Node version only (it is the slowest part). */
-  bigWaits: quick ? [] : [20_000],
+  bigWaits: quick ? [] : [50_000],
   idleWaits: quick ? 1_000 : 10_000,
   settleMs: 5_000,
   schedulerWaits: quick ? 1_000 : 5_000,
@@ -54,11 +54,15 @@ export const targets = {
   creates32: 1.0,
   lookups32: 0.85,
   sequential: 0.85,
-  rss10kMB: 350,
+  rss10kMB: 250,
   rss5kMB: 250,
   lookupsPerOp: 3,
   idleWaitKB: 6,
-  importMs: 30,
+  importMs: 20,
+  /** Issue 14: against raw node:http keep-alive, in the same rounds. */
+  lookups32VsHttp: 0.7,
+  creates32VsHttp: 0.75,
+  firstCallVsHttp: 1.5,
   mainEntryKB: 24,
 };
 

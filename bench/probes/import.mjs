@@ -4,7 +4,8 @@
  * - `none`: nothing (the baseline of the wall-time deltas);
  * - `sdk`: `await import('momo-partner-sdk')`;
  * - `sdk-call`: that import, then a client's first call (`getBalance`: token, then balance);
- * - `fetch-call`: the same two requests with the global `fetch`.
+ * - `fetch-call`: the same two requests with the global `fetch`;
+ * - `http-call`: the same two requests with `node:http` and a keep-alive Agent.
  */
 import { credentials, limits } from '../lib/config.mjs';
 
@@ -32,6 +33,36 @@ if (mode === 'sdk' || mode === 'sdk-call') {
   });
   if (balance.status !== 200) throw new Error(`balance: ${balance.status}`);
   await balance.json();
+} else if (mode === 'http-call') {
+  const http = await import('node:http');
+  const agent = new http.Agent({ keepAlive: true });
+  const { subscriptionKey, apiUser, targetEnvironment } = credentials;
+  const basic = Buffer.from(`${apiUser.id}:${apiUser.key}`).toString('base64');
+  const send = (method, path, headers) =>
+    new Promise((resolve, reject) => {
+      const request = http.request(`${url}${path}`, { method, agent, headers }, (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk) => {
+          text += chunk;
+        });
+        response.on('end', () => resolve({ status: response.statusCode, body: JSON.parse(text) }));
+        response.on('error', reject);
+      });
+      request.on('error', reject);
+      request.end();
+    });
+  const token = await send('POST', '/disbursement/token/', {
+    Authorization: `Basic ${basic}`,
+    'Ocp-Apim-Subscription-Key': subscriptionKey,
+    'Content-Length': '0',
+  });
+  const balance = await send('GET', '/disbursement/v1_0/account/balance', {
+    Authorization: `Bearer ${token.body.access_token}`,
+    'Ocp-Apim-Subscription-Key': subscriptionKey,
+    'X-Target-Environment': targetEnvironment,
+  });
+  if (balance.status !== 200) throw new Error(`balance: ${balance.status}`);
 } else if (mode !== 'none') {
   throw new Error(`unknown mode ${mode}`);
 }

@@ -8,7 +8,7 @@ import { plan } from '../lib/config.mjs';
 import { runPlain, scriptPath } from '../lib/processes.mjs';
 import { median } from '../lib/stats.mjs';
 
-const MODES = ['none', 'sdk', 'sdk-call', 'fetch-call'];
+const MODES = ['none', 'sdk', 'sdk-call', 'fetch-call', 'http-call'];
 
 export async function measureImports(node, server) {
   const samples = Object.fromEntries(MODES.map((mode) => [mode, { ms: [], wall: [] }]));

@@ -2,12 +2,16 @@ import type { Authorizer, CallInput, CallResult } from '../core/call';
 import type { Config, Credentials } from '../core/config';
 import { defineOperation, type Operation } from '../core/operation';
 import type { ProductName, TokenStore } from '../core/options';
-import { sharedStateHealth } from '../scale-out/health';
+import type { ComponentHealth } from '../scale-out/health';
 import { accessTokenResponse } from '../schemas/token';
 import { consentAccessToken } from './consent-token';
 import { type StoredToken, TokenCache } from './token-cache';
 
-/** Spec 4.7: POST /{product}/token/, Basic credentials, no body. */
+/**
+ * Spec 4.7: POST /{product}/token/, Basic credentials, no body. X-Target-Environment
+ * too: the provider's new production platform refuses a token request without it (the
+ * legacy one and the sandbox ignore it).
+ */
 const tokenOperation = (product: ProductName) =>
   defineOperation({
     name: `${product}.getAccessToken`,
@@ -15,7 +19,7 @@ const tokenOperation = (product: ProductName) =>
     path: `/${product}/token/`,
     product,
     auth: 'basic',
-    routing: 'none',
+    routing: 'environment',
     limited: false,
     result: accessTokenResponse,
   });
@@ -56,10 +60,18 @@ export class ApiUserAuthorizer implements Authorizer {
   readonly #cache: TokenCache;
   readonly #send: SendTokenRequest;
 
-  /** `send` puts token requests through the client's transport (retries, limits, hooks). */
-  constructor(config: Config, store: TokenStore | undefined, send: SendTokenRequest) {
+  /**
+   * `send` puts token requests through the client's transport (retries, limits, hooks);
+   * `health` is the token store's entry in the client's shared-state health.
+   */
+  constructor(
+    config: Config,
+    store: TokenStore | undefined,
+    send: SendTokenRequest,
+    health: ComponentHealth,
+  ) {
     this.#config = config;
-    this.#cache = new TokenCache(store, sharedStateHealth(config).of('token store'));
+    this.#cache = new TokenCache(store, health, config.tokenRefreshWindowMs);
     this.#send = send;
   }
 

@@ -9,13 +9,23 @@ export interface StoreHealth {
   ok(): void;
 }
 
-/** Refresh this long before expiry: a tenth of the lifetime, at most one minute. */
-export function refreshMarginMs(token: StoredToken): number {
-  return Math.min(60_000, (token.expiresAt - token.issuedAt) / 10);
+/** The provider asks partners to refresh a token about 10 minutes before it expires. */
+export const DEFAULT_REFRESH_WINDOW_MS = 600_000;
+
+/**
+ * Refresh this long before expiry: the window, but at most half the token's lifetime (a
+ * short-lived token is still used for half its life, never refreshed on every call).
+ */
+export function refreshMarginMs(token: StoredToken, windowMs = DEFAULT_REFRESH_WINDOW_MS): number {
+  return Math.min(windowMs, (token.expiresAt - token.issuedAt) / 2);
 }
 
-export function isFresh(token: StoredToken | undefined, now: number): token is StoredToken {
-  return token !== undefined && token.expiresAt - refreshMarginMs(token) > now;
+export function isFresh(
+  token: StoredToken | undefined,
+  now: number,
+  windowMs = DEFAULT_REFRESH_WINDOW_MS,
+): token is StoredToken {
+  return token !== undefined && token.expiresAt - refreshMarginMs(token, windowMs) > now;
 }
 
 /** How long one process may hold the refresh lock; a dead holder's lock lapses after this. */
@@ -37,10 +47,21 @@ export class TokenCache {
   readonly #inFlight = new Map<string, Promise<StoredToken>>();
   readonly #store: TokenStore | undefined;
   readonly #health: StoreHealth;
+  readonly #windowMs: number;
 
-  constructor(store?: TokenStore, health: StoreHealth = quiet) {
+  /** `refreshWindowMs`: the client's `tokenRefreshWindowMs`. */
+  constructor(
+    store?: TokenStore,
+    health: StoreHealth = quiet,
+    refreshWindowMs = DEFAULT_REFRESH_WINDOW_MS,
+  ) {
     this.#store = store;
     this.#health = health;
+    this.#windowMs = refreshWindowMs;
+  }
+
+  #fresh(token: StoredToken | undefined): token is StoredToken {
+    return isFresh(token, Date.now(), this.#windowMs);
   }
 
   get(
@@ -49,7 +70,7 @@ export class TokenCache {
     forceRefresh = false,
   ): Promise<StoredToken> {
     const cached = this.#tokens.get(key);
-    if (!forceRefresh && isFresh(cached, Date.now())) return Promise.resolve(cached);
+    if (!forceRefresh && this.#fresh(cached)) return Promise.resolve(cached);
     const pending = this.#inFlight.get(key);
     if (pending) return pending;
     const request = this.#load(key, fetchToken, forceRefresh).finally(() => {
@@ -71,7 +92,7 @@ export class TokenCache {
   async #load(key: string, fetchToken: () => Promise<StoredToken>, forceRefresh: boolean) {
     if (!forceRefresh) {
       const shared = await this.#read(key);
-      if (isFresh(shared, Date.now())) return this.#keep(key, shared);
+      if (this.#fresh(shared)) return this.#keep(key, shared);
     }
     if (this.#store?.lock) return this.#loadLocked(key, fetchToken, forceRefresh);
     return this.#fetchAndShare(key, fetchToken);
@@ -94,7 +115,7 @@ export class TokenCache {
           // Another process may have stored a token between our miss and our lock.
           if (!forceRefresh || waited) {
             const shared = await this.#read(key);
-            if (isFresh(shared, Date.now())) return this.#keep(key, shared);
+            if (this.#fresh(shared)) return this.#keep(key, shared);
           }
           return await this.#fetchAndShare(key, fetchToken);
         } finally {
@@ -104,7 +125,7 @@ export class TokenCache {
       await sleep(pollMs);
       pollMs = Math.min(MAX_POLL_MS, pollMs * 2);
       const shared = await this.#read(key);
-      if (isFresh(shared, Date.now())) return this.#keep(key, shared);
+      if (this.#fresh(shared)) return this.#keep(key, shared);
     }
     return this.#fetchAndShare(key, fetchToken);
   }

@@ -1,9 +1,12 @@
 import type { ClientContext } from '../context';
-import { isNotFoundError } from '../errors';
+import { isNotFoundError, ValidationError, type ValidationIssue } from '../errors';
 import { shareOutcome, trackedByJournal } from '../scale-out/callbacks';
 import { isFinal, type StatusLike, UUID_V4 } from '../schemas/common';
 import type { TransactionStatus } from '../schemas/tolerant';
+import { DEFAULT_READ_TIMEOUT_MS, readRequestBody } from './body';
+import { Confirmer } from './confirmer';
 import { type CallbackEvent, parseCallback } from './parse';
+import { type CallbackSeen, tracedHandler } from './traced';
 
 /** What `onEvent` receives: a callback whose outcome was checked against the service. */
 export interface ConfirmedCallback {
@@ -33,12 +36,24 @@ export interface CallbackHandlerOptions {
    * `(id) => momo.collection.getRequestToPay(id)`. Without it such callbacks get 404.
    */
   lookup?(referenceId: string): Promise<StatusLike | undefined>;
+  /**
+   * Status lookups confirming callbacks at once, default 8. Callbacks for other ids get
+   * 503 with `Retry-After` meanwhile (callbacks for an id being confirmed share its lookup).
+   */
+  maxConfirms?: number;
+  /**
+   * How long a PENDING confirmation (or a failed lookup) answers for its id without
+   * another lookup, default 2000 ms. A final one is kept for good.
+   */
+  confirmIntervalMs?: number;
+  /** How long a sender may take to deliver its body, default 10 000 ms; then 408. */
+  readTimeoutMs?: number;
 }
 
 export type CallbackHandler = (request: Request) => Promise<Response>;
 
-/** Callbacks are small; anything larger is not one. */
-const MAX_BODY_BYTES = 64 * 1024;
+/** The read deadline of each handler, for `toNodeListener` to apply to the socket too. */
+export const readTimeoutOf = new WeakMap<CallbackHandler, number>();
 
 const answer = (
   status: number,
@@ -54,18 +69,36 @@ export function createCallbackHandler(
   ctx: ClientContext,
   options: CallbackHandlerOptions = {},
 ): CallbackHandler {
+  const limits = handlerLimits(options);
   const template = options.callbackUrl ?? ctx.config.callbackUrl;
   const idFromUrl = referenceIdReader(template);
   const log = ctx.config.log;
+  // Once per lookup made, however many callbacks share it. A final result ends the waits
+  // on this id (the truth, whatever a callback claimed) and reaches the journal and the
+  // other instances; a pending one tells a wait nothing, so it never wakes one early.
+  const confirmer = new Confirmer(limits, {
+    final: async (referenceId, result) => {
+      ctx.poller.wake(referenceId, result);
+      await shareOutcome(ctx, referenceId, result, result.status);
+    },
+    failed: (referenceId) => {
+      const operation = ctx.operations.get(referenceId)?.operation;
+      log('warn', 'callback could not be confirmed: the status lookup failed', {
+        referenceId,
+        operation,
+      });
+    },
+  });
+  const userLookup = options.lookup?.bind(options);
 
-  return async (request) => {
+  const handle = async (request: Request, seen?: CallbackSeen): Promise<Response> => {
     if (request.method !== 'PUT' && request.method !== 'POST') {
       return answer(405, { error: 'callbacks are PUT or POST' }, { allow: 'PUT, POST' });
     }
-    const declared = Number(request.headers.get('content-length') ?? 0);
-    if (declared > MAX_BODY_BYTES) return answer(413, { error: 'body too large' });
-    const text = await request.text();
-    if (text.length > MAX_BODY_BYTES) return answer(413, { error: 'body too large' });
+    const text = await readRequestBody(request, limits.readTimeoutMs);
+    if (typeof text !== 'string') {
+      return answer(text.status, { error: text.error }, { connection: 'close' });
+    }
     let event: CallbackEvent;
     try {
       event = parseCallback(text);
@@ -80,12 +113,12 @@ export function createCallbackHandler(
     if (fromUrl && event.referenceId && fromUrl.toLowerCase() !== event.referenceId.toLowerCase()) {
       return answer(400, { error: 'the body and the URL name different reference ids' });
     }
+    if (seen) seen.referenceId = referenceId;
 
     // Not created or awaited here: the journal (shared across instances) may know it.
     const tracked = ctx.operations.get(referenceId) ?? (await trackedByJournal(ctx, referenceId));
     const lookup =
-      tracked?.lookup ??
-      (!tracked && options.lookup ? () => options.lookup?.(referenceId) : undefined);
+      tracked?.lookup ?? (!tracked && userLookup ? () => userLookup(referenceId) : undefined);
     const context = { referenceId, operation: tracked?.operation };
     if (!tracked && !lookup) {
       log('warn', 'callback for an unknown reference id refused', context);
@@ -94,16 +127,20 @@ export function createCallbackHandler(
 
     let result: StatusLike | undefined;
     if (lookup) {
-      try {
-        result = await lookup();
-      } catch (error) {
-        if (isNotFoundError(error)) return answer(404, { error: 'unknown to the service' });
-        log('warn', 'callback could not be confirmed: the status lookup failed', context);
-        return answer(503, { error: 'could not confirm the outcome; send it again later' });
+      const confirmation = await confirmer.confirm(referenceId, lookup, event.status);
+      if (confirmation === 'busy') {
+        log('warn', 'callback refused for now: too many confirmations running', context);
+        return answer(503, { error: 'busy; send it again later' }, RETRY_LATER);
       }
+      if (confirmation.error !== undefined) {
+        if (isNotFoundError(confirmation.error)) {
+          return answer(404, { error: 'unknown to the service' });
+        }
+        const retry = { error: 'could not confirm the outcome; send it again later' };
+        return answer(503, retry, RETRY_LATER);
+      }
+      result = confirmation.result;
       if (!result) return answer(404, { error: 'unknown reference id' });
-      ctx.poller.wake(referenceId, result); // the truth, whatever the callback claimed
-      await shareOutcome(ctx, referenceId, result, event.status); // journal + other instances
       if (isFinal(event.status) && result.status !== event.status) {
         log('warn', 'callback contradicts the status lookup: not trusted', {
           ...context,
@@ -129,6 +166,34 @@ export function createCallbackHandler(
       return answer(500, { error: 'the receiver failed; send it again later' });
     }
     return answer(200, { received: true });
+  };
+  const handler = tracedHandler(handle, ctx.config.telemetry, template);
+  readTimeoutOf.set(handler, limits.readTimeoutMs);
+  return handler;
+}
+
+const RETRY_LATER = { 'retry-after': '1' };
+
+/** The handler's limits, checked: a ValidationError names a bad option. */
+function handlerLimits(options: CallbackHandlerOptions) {
+  const issues: ValidationIssue[] = [];
+  const { maxConfirms = 8, confirmIntervalMs = 2_000, readTimeoutMs } = options;
+  if (!Number.isInteger(maxConfirms) || maxConfirms < 1) {
+    issues.push({ path: 'maxConfirms', message: 'must be a whole number, 1 or more' });
+  }
+  for (const [path, value] of [
+    ['confirmIntervalMs', confirmIntervalMs],
+    ['readTimeoutMs', readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS],
+  ] as const) {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+      issues.push({ path, message: 'must be a number of milliseconds, 0 or more' });
+    }
+  }
+  if (issues.length > 0) throw new ValidationError(issues, { operation: 'callbacks.handler' });
+  return {
+    maxConfirms,
+    confirmIntervalMs,
+    readTimeoutMs: readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS,
   };
 }
 

@@ -1,5 +1,6 @@
 import { MomoClient } from '../client';
-import type { ProductName } from '../core/options';
+import type { MomoClientOptions, ProductName } from '../core/options';
+import { isApiError } from '../errors';
 import { SANDBOX_BASE_URL } from '../sandbox/sandbox';
 import { flagOrEnv, oneOf, type ParsedCommand } from './args';
 import { type Io, UsageError } from './output';
@@ -25,24 +26,12 @@ export function productArg(value: string): ProductName {
   return oneOf(value, PRODUCTS, 'product');
 }
 
-/**
- * A client for one product, configured from MOMO_* variables (a product's own
- * MOMO_<PRODUCT>_* variable wins over the shared one). Credentials come only from the
- * environment, so that they stay out of shell history and process listings.
- */
-export function clientFromEnv(io: Io, args: ParsedCommand, product: ProductName): MomoClient {
-  const prefix = `MOMO_${product.toUpperCase()}_`;
-  const missing: string[] = [];
-  const credential = (name: string) => {
-    const value = io.env[`${prefix}${name}`] || io.env[`MOMO_${name}`];
-    if (!value) missing.push(`MOMO_${name} (or ${prefix}${name})`);
-    return value ?? '';
-  };
-  const subscriptionKey = credential('SUBSCRIPTION_KEY');
-  const id = credential('API_USER');
-  const key = credential('API_KEY');
-  if (missing.length > 0) throw new UsageError(`Not set: ${missing.join(', ')}.`);
-  return new MomoClient({
+/** Where the API commands send their requests: flag, else variable, else the default. */
+export function connectionFromEnv(
+  io: Io,
+  args: ParsedCommand,
+): { baseUrl: string; targetEnvironment: string } {
+  return {
     baseUrl: flagOrEnv(args.text('base-url'), io.env, 'MOMO_BASE_URL', SANDBOX_BASE_URL),
     targetEnvironment: flagOrEnv(
       args.text('target-environment'),
@@ -50,6 +39,72 @@ export function clientFromEnv(io: Io, args: ParsedCommand, product: ProductName)
       'MOMO_TARGET_ENVIRONMENT',
       'sandbox',
     ),
+  };
+}
+
+export type CredentialName = 'SUBSCRIPTION_KEY' | 'API_USER' | 'API_KEY';
+
+/**
+ * A product's credential and the variable it came from: MOMO_<PRODUCT>_<NAME> when set,
+ * else the shared MOMO_<NAME>. `variable` is the one to change when it is refused.
+ */
+export function credentialFromEnv(
+  env: Io['env'],
+  product: ProductName,
+  name: CredentialName,
+): { value: string | undefined; variable: string } {
+  const own = `MOMO_${product.toUpperCase()}_${name}`;
+  if (env[own]) return { value: env[own], variable: own };
+  return { value: env[`MOMO_${name}`] || undefined, variable: `MOMO_${name}` };
+}
+
+/**
+ * A client for one product, configured from MOMO_* variables (a product's own
+ * MOMO_<PRODUCT>_* variable wins over the shared one). Credentials come only from the
+ * environment, so that they stay out of shell history and process listings.
+ */
+export function clientFromEnv(
+  io: Io,
+  args: ParsedCommand,
+  product: ProductName,
+  overrides: Partial<MomoClientOptions> = {},
+): MomoClient {
+  const missing: string[] = [];
+  const credential = (name: CredentialName) => {
+    const { value } = credentialFromEnv(io.env, product, name);
+    if (!value) missing.push(`MOMO_${name} (or MOMO_${product.toUpperCase()}_${name})`);
+    return value ?? '';
+  };
+  const subscriptionKey = credential('SUBSCRIPTION_KEY');
+  const id = credential('API_USER');
+  const key = credential('API_KEY');
+  if (missing.length > 0) throw new UsageError(`Not set: ${missing.join(', ')}.`);
+  return new MomoClient({
+    ...connectionFromEnv(io, args),
     [product]: { subscriptionKey, apiUser: { id, key } },
+    ...overrides,
   });
+}
+
+/**
+ * Which credential a 401 refused, and the variable to change. The service names it:
+ * `invalid_subscription_key` / `missing_subscription_key` (or the gateway's "invalid
+ * subscription key" message) blame the subscription key; anything else on the token
+ * request (`login_failed`) blames the API user id and key.
+ */
+export function refusedCredential(
+  error: unknown,
+  env: Io['env'],
+  product: ProductName,
+): string | undefined {
+  if (!isApiError(error) || error.status !== 401) return undefined;
+  const said = `${error.code ?? ''} ${JSON.stringify(error.body ?? '')}`.toLowerCase();
+  const code = error.code ? ` (${error.code})` : '';
+  if (/subscription[ _]key/.test(said)) {
+    const { variable } = credentialFromEnv(env, product, 'SUBSCRIPTION_KEY');
+    return `${product}: the service refused the subscription key${code}: change ${variable}`;
+  }
+  const user = credentialFromEnv(env, product, 'API_USER').variable;
+  const key = credentialFromEnv(env, product, 'API_KEY').variable;
+  return `${product}: the service refused the API user id or API key${code}: change ${user} or ${key}`;
 }

@@ -4,19 +4,25 @@
  */
 import type { Command } from './command';
 import { balanceCommand } from './commands/balance';
+import { doctorCommand } from './commands/doctor';
 import { sandboxProvisionCommand } from './commands/sandbox';
 import { simulatorCommand } from './commands/simulator';
+import { simulatorApproveCommand, simulatorDeclineCommand } from './commands/simulator-control';
 import { statusCommand } from './commands/status';
 import { tokenCommand } from './commands/token';
 import { ExitCode, type Io, processIo, reportError, UsageError } from './output';
 import { VERSION } from './version';
 
+// `simulator approve|decline` before `simulator`: the first command whose words match wins.
 const COMMANDS: readonly Command[] = [
+  simulatorApproveCommand,
+  simulatorDeclineCommand,
   simulatorCommand,
   sandboxProvisionCommand,
   tokenCommand,
   balanceCommand,
   statusCommand,
+  doctorCommand,
 ];
 
 const USAGE = `Usage: momo-partner-sdk <command> [options]
@@ -29,7 +35,7 @@ Options:
   -v, --version   print the version
 
 Exit codes: 0 ok, 2 bad usage, 3 API or connection error, 4 FAILED outcome,
-5 --wait timed out, 1 unexpected failure of the CLI itself.
+5 --wait timed out, 6 a doctor check failed, 1 unexpected failure of the CLI itself.
 `;
 
 /** Runs one command line; resolves to the exit code. */

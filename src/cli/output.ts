@@ -13,7 +13,21 @@ export const ExitCode = {
   failed: 4,
   /** `--wait` ran out of time before a final status. */
   waitTimeout: 5,
+  /** `doctor`: at least one check failed. */
+  checkFailed: 6,
 } as const;
+
+/** A failure the CLI explains itself (what happened, which MOMO_* variable to change). */
+export class CliFailure extends Error {
+  override name = 'CliFailure';
+
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
+}
 
 /** Bad usage: printed with the command's usage text, exit code 2. */
 export class UsageError extends Error {
@@ -51,6 +65,7 @@ export function reportError(io: Io, error: unknown, usage: string): number {
     io.err(`\n${usage}`);
     return ExitCode.usage;
   }
+  if (error instanceof CliFailure) return error.exitCode;
   if (isValidationError(error)) return ExitCode.usage;
   if (isWaitTimeoutError(error)) return ExitCode.waitTimeout;
   if (isMomoError(error)) return ExitCode.api;

@@ -2,10 +2,9 @@ import { parseWith } from '../schemas/validate';
 import type { CallResult } from './call';
 import type { Config } from './config';
 import { createApiError, createUnexpectedResponseError, readErrorFields } from './error-factory';
-import type { Answer } from './http';
 import { duplicateReferenceId, type Operation } from './operation';
-import { hintRetry } from './retry';
-import { parseRetryAfter } from './time';
+import type { Answer } from './port';
+import type { ResponseHeaders } from './raw-headers';
 
 export interface AnswerContext {
   operation: string;
@@ -15,9 +14,33 @@ export interface AnswerContext {
 }
 
 /**
+ * The response headers that name the request on the provider's side, first found wins
+ * (all of them kept on errors too, see KEPT_ERROR_HEADERS).
+ */
+const REQUEST_ID_HEADERS = ['x-request-id', 'request-id', 'apim-request-id'] as const;
+
+/** The provider's id for this request, quoted in a support ticket. */
+export function requestIdOf(headers: ResponseHeaders): string | undefined {
+  for (const name of REQUEST_ID_HEADERS) {
+    const value = headers.get(name);
+    if (value) return value;
+  }
+  return undefined;
+}
+
+/** The answer that proves an earlier attempt of this call landed (never worth a retry). */
+export function landedAnswer(
+  op: Operation<unknown, unknown>,
+  fields: { status: number; code: string | undefined },
+): boolean {
+  const landed = op.landed ?? (op.creates ? duplicateReferenceId : undefined);
+  return landed?.(fields) === true;
+}
+
+/**
  * What a complete answer means for the call: its parsed result, an earlier attempt that
- * landed (the operation's "landed" answer on a retry), or a typed error that tells the
- * retry loop about Retry-After and about answers never worth repeating.
+ * landed (the operation's "landed" answer on a retry: `landedEarlier`), or a typed error
+ * (carrying the answer's Retry-After as `retryAfterMs`).
  */
 export function readAnswer<T>(
   op: Operation<unknown, T>,
@@ -27,32 +50,28 @@ export function readAnswer<T>(
 ): CallResult<T> {
   const { status, headers } = answer;
   const { referenceId, callbackUrl } = context;
+  const id = requestIdOf(headers);
+  const requestId = id === undefined ? undefined : config.scrubber.scrub(id);
   if (status >= 200 && status < 300) {
     const data = parseResult(op, answer, context, config);
-    return { data, status, headers, referenceId, callbackUrl, landedEarlier: false };
+    return { data, status, headers, referenceId, callbackUrl, requestId, landedEarlier: false };
   }
   const body = config.scrubber.scrubValue(answer.body);
-  const landed = op.landed ?? (op.creates ? duplicateReferenceId : undefined);
-  const landedAnswer = landed?.({ status, code: readErrorFields(body).code }) === true;
-  if (landedAnswer && context.attempt > 1) {
+  if (context.attempt > 1 && landedAnswer(op, { status, code: readErrorFields(body).code })) {
     config.log('info', `${op.name}: an earlier attempt landed (${status} on retry)`, {
       operation: op.name,
       referenceId,
     });
     const data = undefined as T;
-    return { data, status, headers, referenceId, callbackUrl, landedEarlier: true };
+    return { data, status, headers, referenceId, callbackUrl, requestId, landedEarlier: true };
   }
-  const error = createApiError({
+  throw createApiError({
     status,
     body,
     headers,
     operation: op.name,
     referenceId,
     scrubber: config.scrubber,
-  });
-  throw hintRetry(error, {
-    retryAfterMs: parseRetryAfter(headers.get('retry-after')),
-    final: landedAnswer,
   });
 }
 

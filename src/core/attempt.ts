@@ -1,5 +1,4 @@
 import { ConnectionError, TimeoutError } from '../errors';
-import type { Answer, Exchange, Http } from './http';
 import type { Limiter } from './limiter';
 
 export interface AttemptPlan {
@@ -11,39 +10,22 @@ export interface AttemptPlan {
   signal: AbortSignal | undefined;
 }
 
-/**
- * One HTTP exchange under one deadline: the wait for an in-flight slot, the request and
- * the whole response body all count against `timeoutMs`, so a stalled body fails the
- * attempt as a TimeoutError (retried like any timeout).
- */
-export async function attempt(
-  http: Http,
-  /** Undefined for an operation the in-flight limit does not hold back. */
-  limiter: Limiter | undefined,
-  plan: AttemptPlan,
-  exchange: Omit<Exchange, 'signal' | 'deadline'>,
-  /** A slot already taken for this exchange (see takeSlot), with its deadline. */
-  taken?: { deadline: number },
-): Promise<Answer> {
-  const { signal } = plan;
-  const deadline =
-    taken?.deadline ?? (limiter ? await takeSlot(limiter, plan) : Date.now() + plan.timeoutMs);
-  try {
-    return await http.exchange({ ...exchange, deadline, signal });
-  } catch (error) {
-    if (signal?.aborted) throw signal.reason;
-    if ((error as Error)?.name === 'TimeoutError') throw timedOut(plan, 'no complete answer');
-    throw noResponse(error, plan);
-  } finally {
-    limiter?.release();
-  }
-}
-
 /** Waits for an in-flight slot; resolves with the attempt's deadline, which the wait counts against. */
 export function takeSlot(limiter: Limiter, plan: AttemptPlan): Promise<number> {
   const deadline = Date.now() + plan.timeoutMs;
+  if (limiter.tryAcquire()) return Promise.resolve(deadline);
   const expired = () => timedOut(plan, 'waiting for a free request slot');
   return limiter.acquire(plan.signal, deadline, expired).then(() => deadline);
+}
+
+/**
+ * What a sender's failure means for the caller: the caller's abort reason as it is, a
+ * TimeoutError when the deadline passed (body included), a ConnectionError otherwise.
+ */
+export function sendFailure(error: unknown, plan: AttemptPlan): unknown {
+  if (plan.signal?.aborted) return plan.signal.reason;
+  if ((error as Error)?.name === 'TimeoutError') return timedOut(plan, 'no complete answer');
+  return noResponse(error, plan);
 }
 
 function where(plan: AttemptPlan): string {

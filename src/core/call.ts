@@ -3,6 +3,7 @@ import type { Credentials } from './config';
 import type { Operation } from './operation';
 import type { RequestOptions } from './options';
 import type { ResponseHeaders } from './raw-headers';
+import type { WaitTrace } from './telemetry';
 
 /** What a product method hands the transport, besides the operation. */
 export interface CallInput {
@@ -12,6 +13,8 @@ export interface CallInput {
   headers?: Record<string, string>;
   /** The caller's options; consent-based calls carry `consent` too. */
   options?: (RequestOptions & { consent?: unknown }) | undefined;
+  /** Set on a lookup made by a `wait()`: the telemetry counts it there (internal). */
+  trace?: WaitTrace | undefined;
 }
 
 export interface CallResult<T> {
@@ -20,6 +23,8 @@ export interface CallResult<T> {
   headers: ResponseHeaders;
   referenceId: string | undefined;
   callbackUrl: string | undefined;
+  /** The provider's request id (see `requestIdOf`), for support tickets. */
+  requestId: string | undefined;
   /** A retry met the operation's "landed" answer: an earlier attempt of this call landed. */
   landedEarlier: boolean;
 }

@@ -21,7 +21,17 @@ export interface Config {
   callbackUrl: string | undefined;
   timeoutMs: number;
   retry: RetryPolicy;
-  polling: { initialDelayMs: number; maxDelayMs: number; timeoutMs: number };
+  polling: {
+    initialDelayMs: number;
+    maxDelayMs: number;
+    timeoutMs: number;
+    /** `lookupRate`: the lookup budget every wait and lookup of the client shares. */
+    lookupRate: number | undefined;
+    /** Lookups never take more than half the in-flight slots from money-moving calls. */
+    maxLookupsInFlight: number;
+  };
+  /** Refresh an access token this long before expiry (at most half its lifetime). */
+  tokenRefreshWindowMs: number;
   /** The partner's fetch; undefined means the SDK's own choice (Node fast path or global fetch). */
   fetch: typeof globalThis.fetch | undefined;
   maxConcurrency: number;
@@ -79,6 +89,13 @@ export function resolveConfig(options: MomoClientOptions): Config {
       'must be a whole number, 1 or more',
     );
   }
+  need(isPositive(options.lookupRate), 'lookupRate', 'must be a positive number per second');
+  need(
+    options.tokenRefreshWindowMs === undefined ||
+      (Number.isFinite(options.tokenRefreshWindowMs) && options.tokenRefreshWindowMs >= 0),
+    'tokenRefreshWindowMs',
+    'must be a number of milliseconds, 0 or more',
+  );
   need(
     options.logLevel === undefined || LOG_LEVELS.includes(options.logLevel),
     'logLevel',
@@ -119,7 +136,10 @@ export function resolveConfig(options: MomoClientOptions): Config {
       initialDelayMs: polling.initialDelayMs ?? 1_000,
       maxDelayMs: polling.maxDelayMs ?? 15_000,
       timeoutMs: polling.timeoutMs ?? 300_000,
+      lookupRate: options.lookupRate,
+      maxLookupsInFlight: Math.max(1, Math.floor((options.maxConcurrency ?? 128) / 2)),
     },
+    tokenRefreshWindowMs: options.tokenRefreshWindowMs ?? 600_000,
     fetch: options.fetch,
     maxConcurrency: options.maxConcurrency ?? 128,
     maxSockets: options.maxSockets ?? 128,

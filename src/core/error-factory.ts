@@ -110,6 +110,7 @@ export function createApiError(response: ErrorResponse): ApiError {
     operation: response.operation,
     referenceId: response.referenceId,
     hint: response.status === 401 ? refusedCredentials(response.operation) : undefined,
+    retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
   };
   switch (response.status) {
     case 400:
@@ -123,10 +124,7 @@ export function createApiError(response: ErrorResponse): ApiError {
     case 410:
       return new GoneError(init);
     case 429:
-      return new RateLimitError({
-        ...init,
-        retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
-      });
+      return new RateLimitError(init);
     default:
       return response.status >= 500 ? new ServerError(init) : new ApiError(init);
   }

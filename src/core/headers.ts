@@ -1,5 +1,23 @@
+import { version } from '../../package.json';
 import type { Operation } from './operation';
 import type { Secret } from './secret';
+
+/**
+ * `momo-partner-sdk/<version> <runtime>/<version>` where a client may set User-Agent
+ * (Node, Bun, Deno); undefined in browsers, which refuse or ignore it.
+ */
+const USER_AGENT: string | undefined = (() => {
+  const versions = globalThis.process?.versions as Record<string, string | undefined> | undefined;
+  const deno = (globalThis as { Deno?: { version?: { deno?: string } } }).Deno?.version?.deno;
+  const runtime = deno
+    ? `deno/${deno}`
+    : versions?.bun
+      ? `bun/${versions.bun}`
+      : versions?.node
+        ? `node/${versions.node}`
+        : undefined;
+  return runtime && `momo-partner-sdk/${version} ${runtime}`;
+})();
 
 /** Headers the SDK owns: a caller's extra headers never replace them. */
 const OWN_HEADERS = new Set([
@@ -32,9 +50,13 @@ export interface HeaderInput {
 export function callHeaders(input: HeaderInput): Record<string, string> {
   const { op } = input;
   const headers: Record<string, string> = {};
+  let userAgent = USER_AGENT; // a caller's own User-Agent wins
   for (const name in input.extra) {
-    if (!OWN_HEADERS.has(name.toLowerCase())) headers[name] = input.extra[name] as string;
+    const lower = name.toLowerCase();
+    if (lower === 'user-agent') userAgent = undefined;
+    if (!OWN_HEADERS.has(lower)) headers[name] = input.extra[name] as string;
   }
+  if (userAgent) headers['User-Agent'] = userAgent;
   Object.assign(headers, input.own);
   headers['Ocp-Apim-Subscription-Key'] = input.subscriptionKey.reveal();
   const routing = op.routing ?? 'environment';

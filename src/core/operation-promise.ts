@@ -7,6 +7,11 @@ export interface Accepted<R> {
   referenceId: string;
   /** The X-Callback-Url actually sent, if any. */
   callbackUrl?: string;
+  /**
+   * The provider's id for the accepting request (`X-Request-Id`, `Request-Id` or
+   * `apim-request-id`), when it sent one: quote it in a support ticket.
+   */
+  requestId?: string;
   /** One status lookup. */
   status(options?: RequestOptions): Promise<R>;
   /** Looks up until SUCCESSFUL or FAILED; resolves with FAILED too (a business outcome). */

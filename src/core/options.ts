@@ -150,6 +150,17 @@ export interface MomoClientOptions {
   maxConcurrency?: number | undefined;
   /** Socket cap of the built-in Node connection pool. Default 128. */
   maxSockets?: number | undefined;
+  /**
+   * Status lookups per second for this client (the provider caps them), shared by every
+   * lookup, `wait()` and callback confirmation; lookups beyond it queue (a wait's
+   * deadline still holds). Default: no fixed budget (a 429 still slows every lookup).
+   */
+  lookupRate?: number | undefined;
+  /**
+   * Refresh an access token this long before it expires (the provider asks for about 10
+   * minutes); at most half a token's lifetime. Default 600 000.
+   */
+  tokenRefreshWindowMs?: number | undefined;
   // --- scale-out (momo-partner-sdk/redis) ---
   /** Carries confirmed callback results to every instance's waits. */
   callbackBus?: CallbackBus | undefined;

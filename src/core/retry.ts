@@ -22,22 +22,10 @@ export const defaultRetryPolicy: RetryPolicy = {
   maxRetryAfterMs: 60_000,
 };
 
-/** What an error answer told the retry loop, beyond its class. */
-interface RetryHint {
-  retryAfterMs?: number | undefined;
-  /** Never worth another attempt, whatever its status (e.g. a "landed" answer). */
-  final?: boolean;
-}
-
-const hints = new WeakMap<object, RetryHint>();
-
-export function hintRetry(error: Error, hint: RetryHint): Error {
-  hints.set(error, hint);
-  return error;
-}
-
 export interface RetryHooks {
   signal?: AbortSignal | undefined;
+  /** Whether this failure is worth another attempt; `isTransient` when not given. */
+  retryable?(error: Error): boolean;
   onRetry?(attempt: number, delayMs: number, error: Error): void;
 }
 
@@ -66,13 +54,12 @@ export async function withRetries<T>(
       minTimeout: 0,
       factor: 1,
       onFailedAttempt: async ({ error, attemptNumber, retriesLeft }) => {
-        const hint = hints.get(error);
-        const retryAfterMs = hint?.retryAfterMs;
+        // The hint is a field of the error: an ApiError's Retry-After (the poller reads it too).
+        const retryAfterMs = (error as { retryAfterMs?: number | undefined }).retryAfterMs;
         retry =
           retriesLeft > 0 &&
           !signal?.aborted &&
-          hint?.final !== true &&
-          isTransient(error) &&
+          (hooks.retryable ?? isTransient)(error) &&
           (retryAfterMs === undefined || retryAfterMs <= policy.maxRetryAfterMs);
         if (!retry) return;
         const delayMs = retryAfterMs ?? backoffDelay(attemptNumber, policy);

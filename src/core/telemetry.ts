@@ -30,12 +30,15 @@ export interface CallStart {
 export interface CallTrace {
   /** Attempt `n` (1 for the first) is about to be sent. */
   attempt(n: number): AttemptTrace;
-  /** The call is over: its final answer's status, or the error it threw. */
+  /** The call is over: its final answer's status, or the error it threw (with its status). */
   end(outcome: { status?: number | undefined; error?: unknown }): void;
 }
 
 export interface AttemptTrace {
-  /** The attempt is over: the HTTP status it got, or the error (no answer, a timeout...). */
+  /**
+   * The attempt is over: the HTTP status it got (an error status alone, as the semantic
+   * conventions' error.type), or the error when no readable answer came (a timeout...).
+   */
   end(outcome: { status?: number | undefined; error?: unknown }): void;
 }
 

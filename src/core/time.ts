@@ -1,18 +1,11 @@
 /** Timing helpers written once: abortable sleep, jitter, Retry-After. */
+import { abortable } from './abortable';
 
 /** setTimeout as a promise that rejects with the signal's reason (as is) on abort. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
+  return abortable<void>(signal, (resolve) => {
+    const timer = setTimeout(resolve, ms);
+    return () => clearTimeout(timer);
   });
 }
 

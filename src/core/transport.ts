@@ -1,51 +1,49 @@
-import { isMomoError, type MomoError } from '../errors';
-import { readAnswer } from './answer';
-import { type AttemptPlan, attempt, takeSlot } from './attempt';
+import { isApiError, isMomoError, type MomoError } from '../errors';
+import { landedAnswer, readAnswer } from './answer';
+import { type AttemptPlan, sendFailure, takeSlot } from './attempt';
 import type { Authorization, Authorizer, CallInput, CallResult } from './call';
+import { type CallPlan, callStart, headersOf, planCall, requestInfo } from './call-plan';
 import type { Config } from './config';
-import { callHeaders } from './headers';
-import { type FastPath, Http } from './http';
 import { Limiter } from './limiter';
 import { callHook } from './logger';
 import type { Operation } from './operation';
-import type { RequestInfo } from './options';
-import { contentTypeOf, prepare } from './prepare';
-import { chooseReferenceId } from './reference-id';
+import type { Answer } from './port';
 import { withRetries } from './retry';
-import { fillCallbackUrl } from './url';
+import { ChosenSender, type NodePath } from './sender';
+import { isTransient } from './transient';
 
 export type { Authorizer, CallInput, CallResult };
 
 /**
- * Sends operations, top-down: check the input (nothing sent if bad), fix the headers
- * and the reference id once, then attempts through the retry loop; each attempt is
- * authorize → exchange (in-flight limit, deadline) → read the answer.
+ * Sends operations as a pipeline of named steps (docs/architecture.md):
+ * prepare → record → [per attempt: acquire a slot → authorize → send (→ replay a 401
+ * once) → release] → interpret, the attempts run by the retry loop.
  */
 export class Transport {
   readonly #config: Config;
   readonly #auth: Authorizer;
-  readonly #http: Http;
+  readonly #sender: ChosenSender;
   readonly #limiter: Limiter;
 
   constructor(
     config: Config,
     auth: Authorizer,
-    fastPath?: (maxSockets: number) => Promise<FastPath | undefined>,
+    nodePath?: (maxSockets: number) => Promise<NodePath | undefined>,
   ) {
     this.#config = config;
     this.#auth = auth;
     this.#limiter = new Limiter(config.maxConcurrency);
-    this.#http = new Http({
+    this.#sender = new ChosenSender({
       fetch: config.fetch,
-      fastPath: fastPath && (() => fastPath(config.maxSockets)),
+      nodePath: nodePath && (() => nodePath(config.maxSockets)),
     });
-    this.#http.preload();
+    this.#sender.preload();
   }
 
   /** The ValidationError a call with this input would raise, without sending anything. */
   check(op: Operation<unknown, unknown>, input: CallInput): MomoError | undefined {
     try {
-      prepare(op, input, this.#config, this.#auth);
+      planCall(op, input, this.#config, this.#auth);
       return undefined;
     } catch (error) {
       return error as MomoError;
@@ -62,144 +60,181 @@ export class Transport {
     beforeSend?: () => Promise<void>,
   ): Promise<CallResult<TResult>> {
     const config = this.#config;
-    const request = prepare(op, input, config, this.#auth); // throws ValidationError: nothing sent
-    const options = input.options ?? {};
-    // `none` needs no API user (sandbox provisioning creates one): the subscription key only.
-    const credentials = op.auth === 'none' ? undefined : config.credentials(op.product);
-    const referenceId = op.creates ? chooseReferenceId(options.referenceId) : undefined;
-    const { signal } = options;
-    const timeoutMs = options.timeoutMs ?? config.timeoutMs;
-
-    const authorize = () =>
-      credentials
-        ? this.#auth.authorization(op as Operation, credentials, options)
-        : Promise.resolve<Authorization>({ value: undefined });
-
-    if (beforeSend) await beforeSend();
-    // The first attempt takes its in-flight slot, then its authorization, before the
-    // headers and the retry loop are built: a call queued behind the limit holds its
-    // path, body and ids and little else. (The token request is not limited, so a slot
-    // held while a token is fetched starves nothing.)
-    const limiter = op.limited === false ? undefined : this.#limiter;
-    const first = limiter
-      ? await this.#firstAttempt(limiter, authorize, {
-          operation: op.name,
-          referenceId,
-          attempt: 1,
-          timeoutMs,
-          signal,
-        })
-      : undefined;
-
-    const { path, body, callbackTemplate } = request;
-    const callbackUrl =
-      op.callback && callbackTemplate !== undefined
-        ? fillCallbackUrl(callbackTemplate, referenceId ?? '')
-        : undefined;
-    const headers = callHeaders({
-      op,
-      subscriptionKey: credentials?.subscriptionKey ?? config.subscriptionKey(op.product),
-      targetEnvironment: config.targetEnvironment,
-      institution: config.institution,
-      referenceId,
-      callbackUrl,
-      contentType: body === undefined ? undefined : contentTypeOf(op),
-      own: input.headers,
-      extra: options.headers,
-    });
-    const url = config.baseUrl + path;
-
-    const info = (n: number): RequestInfo => ({
-      operation: op.name,
-      method: op.method,
-      path,
-      referenceId,
-      attempt: n,
-    });
-    const once = async (n: number): Promise<CallResult<TResult>> => {
-      for (let replayed = false; ; replayed = true) {
-        const ready = n === 1 && !replayed ? first : undefined;
-        if (ready?.failure !== undefined) throw ready.failure.error;
-        const auth = ready?.auth ?? (await authorize());
-        const started = Date.now();
-        config.log('debug', `${op.method} ${path}`, { operation: op.name, referenceId });
-        callHook(config.hooks.onRequest, info(n));
-        const plan = { operation: op.name, referenceId, attempt: n, timeoutMs, signal };
-        const exchange = {
-          url,
-          method: op.method,
-          headers: auth.value === undefined ? headers : { ...headers, Authorization: auth.value },
-          body,
-        };
-        let answer: Awaited<ReturnType<typeof attempt>>;
-        try {
-          answer = await attempt(this.#http, limiter, plan, exchange, ready);
-        } catch (error) {
-          const durationMs = Date.now() - started;
-          const failure = isMomoError(error) ? { error } : {};
-          callHook(config.hooks.onResponse, {
-            ...info(n),
-            status: undefined,
-            durationMs,
-            ...failure,
-          });
-          throw error;
-        }
-        const durationMs = Date.now() - started;
-        callHook(config.hooks.onResponse, { ...info(n), status: answer.status, durationMs });
-        if (answer.status === 401 && auth.refused && !replayed) {
-          await auth.refused(); // a stale token: drop it and replay once with a new one
-          continue;
-        }
-        return readAnswer(op, answer, { ...plan, callbackUrl }, config);
-      }
-    };
-
-    return withRetries(
-      once,
-      { ...config.retry, maxRetries: options.maxRetries ?? config.retry.maxRetries },
-      {
-        signal,
-        onRetry: (n, delayMs, error) => {
-          const reason = (error as MomoError).name;
-          config.log('warn', `${op.name}: retrying after ${reason}`, {
-            operation: op.name,
-            referenceId,
-            attempt: n,
-            delayMs,
-          });
-          callHook(config.hooks.onRetry, { ...info(n), delayMs, error: error as MomoError });
-        },
+    const plan = planCall(op as Operation<unknown, TResult>, input, config, this.#auth); // prepare
+    const telemetry = config.telemetry;
+    if (telemetry === undefined) return this.#run(plan, beforeSend);
+    const trace = telemetry.call(callStart(plan, config));
+    plan.trace = trace;
+    return this.#run(plan, beforeSend).then(
+      (result) => {
+        trace.end({ status: result.status });
+        return result;
+      },
+      (error: unknown) => {
+        trace.end({ status: isApiError(error) ? error.status : undefined, error });
+        throw error;
       },
     );
   }
 
   /**
-   * Takes the first attempt's slot (at once when one is free), then authorizes it. A
-   * failure is not thrown here but handed to the first attempt, so the retry loop
-   * treats it as it treats any other. The deadline counts the wait in the queue, not
-   * the wait for a token.
+   * record, then the attempts under the retry loop. The first attempt's slot is waited
+   * for before the loop is built, so that a call queued behind the limit holds its plan
+   * and a queue entry, not a retry loop (10,000 queued deposits: 3.5 KB each after GC,
+   * 6 KB with the loop built first).
+   * It is handed to the first attempt, whose `finally` releases it; should the loop fail
+   * before that attempt takes it, this `catch` gives it back.
    */
-  #firstAttempt(
-    limiter: Limiter,
-    authorize: () => Promise<Authorization>,
-    plan: AttemptPlan,
-  ): Promise<FirstAttempt> {
-    // Promise chains rather than async functions: a queued call holds one frame less.
-    const authorized = (deadline: number) =>
-      authorize().then(
-        (auth): FirstAttempt => ({ auth, deadline }),
-        (error: unknown): FirstAttempt => {
-          limiter.release(); // taken, never used
-          return { failure: { error } };
-        },
+  async #run<T>(plan: CallPlan<T>, beforeSend: (() => Promise<void>) | undefined) {
+    if (beforeSend) await beforeSend();
+    if (plan.op.limited !== false) {
+      // A failed wait (queue timeout, abort) is the first attempt's failure: the retry loop decides.
+      plan.firstSlot = await takeSlot(this.#limiter, this.#attemptPlan(plan, 1)).catch(
+        (error: unknown) => ({ error }),
       );
-    if (limiter.tryAcquire()) return authorized(Date.now() + plan.timeoutMs);
-    return takeSlot(limiter, plan).then(authorized, (error: unknown) => ({ failure: { error } }));
+    }
+    return this.#retried(plan).catch((error: unknown) => {
+      if (typeof plan.firstSlot === 'number') {
+        plan.firstSlot = undefined;
+        this.#limiter.release();
+      }
+      throw error;
+    });
+  }
+
+  #retried<T>(plan: CallPlan<T>): Promise<CallResult<T>> {
+    const { op, options, referenceId } = plan;
+    const config = this.#config;
+    return withRetries(
+      (n) => this.#attempt(plan, n),
+      { ...config.retry, maxRetries: options.maxRetries ?? config.retry.maxRetries },
+      {
+        signal: plan.signal,
+        // An answer that proves an earlier attempt landed is never worth repeating.
+        retryable: (error) => isTransient(error) && !(isApiError(error) && landedAnswer(op, error)),
+        onRetry: (n, delayMs, error) => {
+          config.log('warn', `${op.name}: retrying after ${error.name}`, {
+            operation: op.name,
+            referenceId,
+            attempt: n,
+            delayMs,
+          });
+          callHook(config.hooks.onRetry, {
+            ...requestInfo(plan, n),
+            delayMs,
+            error: error as MomoError,
+          });
+        },
+      },
+    );
+  }
+
+  /** One attempt: an exchange, then interpret its answer. */
+  async #attempt<T>(plan: CallPlan<T>, n: number): Promise<CallResult<T>> {
+    const trace = plan.trace?.attempt(n);
+    let status: number | undefined;
+    try {
+      const answer = await this.#exchange(plan, n);
+      status = answer.status;
+      const context = { ...this.#attemptPlan(plan, n), callbackUrl: plan.callbackUrl };
+      const result = readAnswer(plan.op, answer, context, this.#config); // interpret
+      trace?.end({ status });
+      return result;
+    } catch (error) {
+      // An HTTP error answer is told by its status (semantic conventions: error.type is the
+      // status code); the error class only when no answer, or an unreadable one, came.
+      trace?.end(status !== undefined && status >= 400 ? { status } : { status, error });
+      throw error;
+    }
+  }
+
+  /**
+   * acquire a slot (the first attempt's was taken ahead by #run) → authorize → send, with
+   * the slot released in this `finally` whatever throws after it is taken. The token
+   * request itself takes no slot (`limited: false`), so a slot held while a token is
+   * fetched starves nothing.
+   */
+  async #exchange(plan: CallPlan<unknown>, n: number): Promise<Answer> {
+    const attempt = this.#attemptPlan(plan, n);
+    if (plan.op.limited === false)
+      return this.#authorizedSend(plan, attempt, freshDeadline(attempt));
+    const taken = plan.firstSlot;
+    plan.firstSlot = undefined;
+    if (typeof taken === 'object') throw taken.error;
+    const deadline = taken ?? (await takeSlot(this.#limiter, attempt));
+    try {
+      return await this.#authorizedSend(plan, attempt, deadline);
+    } finally {
+      this.#limiter.release();
+    }
+  }
+
+  /** authorize → send; a 401 on a token that may be stale is replayed once (replay401). */
+  async #authorizedSend(plan: CallPlan<unknown>, attempt: AttemptPlan, deadline: number) {
+    const auth = await this.#authorize(plan);
+    const answer = await this.#send(plan, attempt, auth, deadline);
+    if (answer.status !== 401 || auth.refused === undefined) return answer;
+    return this.#replay401(plan, attempt, auth.refused);
+  }
+
+  /** The token was refused: drop it, then send once more with a new one, under a new deadline. */
+  async #replay401(plan: CallPlan<unknown>, attempt: AttemptPlan, refused: () => Promise<void>) {
+    await refused();
+    const auth = await this.#authorize(plan);
+    return this.#send(plan, attempt, auth, freshDeadline(attempt));
+  }
+
+  #authorize(plan: CallPlan<unknown>): Promise<Authorization> {
+    const { op, credentials, options } = plan;
+    if (credentials === undefined) return Promise.resolve(NO_AUTHORIZATION);
+    return this.#auth.authorization(op as Operation, credentials, options);
+  }
+
+  /** One exchange through the chosen sender, told to the hooks; a failure becomes a MomoError. */
+  async #send(
+    plan: CallPlan<unknown>,
+    attempt: AttemptPlan,
+    auth: Authorization,
+    deadline: number,
+  ): Promise<Answer> {
+    const config = this.#config;
+    const { op, path, referenceId } = plan;
+    const info = requestInfo(plan, attempt.attempt);
+    const headers = headersOf(plan, config);
+    const started = Date.now();
+    config.log('debug', `${op.method} ${path}`, { operation: op.name, referenceId });
+    callHook(config.hooks.onRequest, info);
+    let answer: Answer;
+    try {
+      answer = await this.#sender.send({
+        url: plan.url,
+        method: op.method,
+        headers: auth.value === undefined ? headers : { ...headers, Authorization: auth.value },
+        body: plan.body,
+        deadline,
+        signal: plan.signal,
+      });
+    } catch (error) {
+      const failure = sendFailure(error, attempt);
+      const durationMs = Date.now() - started;
+      const reported = isMomoError(failure) ? { error: failure } : {};
+      callHook(config.hooks.onResponse, { ...info, status: undefined, durationMs, ...reported });
+      throw failure;
+    }
+    const durationMs = Date.now() - started;
+    callHook(config.hooks.onResponse, { ...info, status: answer.status, durationMs });
+    return answer;
+  }
+
+  #attemptPlan(plan: CallPlan<unknown>, n: number): AttemptPlan {
+    const { op, referenceId, timeoutMs, signal } = plan;
+    return { operation: op.name, referenceId, attempt: n, timeoutMs, signal };
   }
 }
 
-/** The first attempt, made ready: authorized with its slot taken, or what stopped it. */
-type FirstAttempt =
-  | { auth: Authorization; deadline: number; failure?: undefined }
-  | { failure: { error: unknown }; auth?: undefined; deadline?: undefined };
+const NO_AUTHORIZATION: Authorization = { value: undefined };
+
+/** A deadline starting now. */
+function freshDeadline(attempt: AttemptPlan): number {
+  return Date.now() + attempt.timeoutMs;
+}

@@ -1,7 +1,9 @@
+import type { Telemetry, WaitTrace } from '../core/telemetry';
 import { spreadJitter } from '../core/time';
 import { isTransient } from '../core/transient';
-import { isNotFoundError, isRateLimitError, WaitTimeoutError } from '../errors';
+import { isNotFoundError, WaitTimeoutError } from '../errors';
 import { isFinal, type Reason, type StatusLike } from '../schemas/common';
+import { LookupGate, QueuedPastDeadline, rateHint } from './lookup-gate';
 import { Scheduler, type Sleep } from './scheduler';
 
 export interface WaitOptions<R = unknown> {
@@ -23,12 +25,21 @@ export interface PollSchedule {
   initialDelayMs: number;
   maxDelayMs: number;
   timeoutMs: number;
+  /** The client's `lookupRate`: lookups per second shared by all its lookups and waits. */
+  lookupRate?: number | undefined;
+  /** Lookups in flight at once (default: unbounded). */
+  maxLookupsInFlight?: number | undefined;
 }
 
 export interface WaitRequest<R> {
   operation: string;
   referenceId: string;
-  lookup(signal: AbortSignal | undefined): Promise<R>;
+  /**
+   * One lookup through the client's lookup gate; `deadline` is the wait's, honoured while
+   * the lookup is queued there (QueuedPastDeadline); `wait` is this wait's telemetry, when
+   * the client has some: the lookup is counted there.
+   */
+  lookup(signal: AbortSignal | undefined, deadline?: number, wait?: WaitTrace): Promise<R>;
   /** Set when the operation was just accepted: wait before the first lookup, tolerate 404 for a while. */
   acceptedAt?: number | undefined;
 }
@@ -45,9 +56,17 @@ export class Poller {
   /** Sleeping waits by lower-cased reference id: one sleep, or several on the same id. */
   readonly #waiting = new Map<string, WaitSleep | WaitSleep[]>();
   readonly #schedule: PollSchedule;
+  readonly #telemetry: Telemetry | undefined;
+  /** Every status lookup of the client passes here: its rate, and the pause after a 429. */
+  readonly gate: LookupGate;
 
-  constructor(schedule: PollSchedule) {
+  constructor(schedule: PollSchedule, telemetry?: Telemetry) {
     this.#schedule = schedule;
+    this.#telemetry = telemetry;
+    this.gate = new LookupGate({
+      rate: schedule.lookupRate,
+      maxInFlight: schedule.maxLookupsInFlight ?? Number.POSITIVE_INFINITY,
+    });
   }
 
   /**
@@ -70,9 +89,29 @@ export class Poller {
     return this.#scheduler.sleep(ms, signal).promise;
   }
 
-  async wait<R extends StatusLike>(
+  wait<R extends StatusLike>(
     request: WaitRequest<R>,
     options: WaitOptions<R> = {},
+  ): Promise<Final<R>> {
+    const { operation, referenceId } = request;
+    const trace = this.#telemetry?.wait({ operation, referenceId });
+    if (trace === undefined) return this.#wait(request, options);
+    return this.#wait(request, options, trace).then(
+      (final) => {
+        trace.end({ status: final.status });
+        return final;
+      },
+      (error: unknown) => {
+        trace.end({ error });
+        throw error;
+      },
+    );
+  }
+
+  async #wait<R extends StatusLike>(
+    request: WaitRequest<R>,
+    options: WaitOptions<R>,
+    trace?: WaitTrace,
   ): Promise<Final<R>> {
     const { initialDelayMs, maxDelayMs } = this.#schedule;
     const timeoutMs = options.timeoutMs ?? this.#schedule.timeoutMs;
@@ -102,15 +141,20 @@ export class Poller {
       let result: R | undefined = delivered && isFinal(delivered) ? (delivered as R) : undefined;
       if (result === undefined) {
         try {
-          result = await request.lookup(options.signal);
+          result = await request.lookup(options.signal, deadline, trace);
+          trace?.lookup({});
         } catch (error) {
+          trace?.lookup({ error });
           if (options.signal?.aborted) throw options.signal.reason;
+          if (error instanceof QueuedPastDeadline) {
+            throw new WaitTimeoutError({ ...request, lastStatus, timeoutMs });
+          }
           const transient =
             isTransient(error) || (isNotFoundError(error) && Date.now() < graceUntil);
           if (!transient) throw error;
-          if (isRateLimitError(error) && error.retryAfterMs !== undefined) {
-            next = Math.max(next, error.retryAfterMs);
-          }
+          // Any retryable answer's Retry-After (a 429's, a 503's) sets the next lookup.
+          const { retryAfterMs } = rateHint(error);
+          if (retryAfterMs !== undefined) next = Math.max(next, retryAfterMs);
         }
       }
       if (result !== undefined) {

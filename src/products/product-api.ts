@@ -10,6 +10,7 @@ import {
 } from '../core/operation-promise';
 import type { MomoClientOptions, ProductName, RequestOptions } from '../core/options';
 import { withReferenceId } from '../core/reference-id';
+import type { WaitTrace } from '../core/telemetry';
 import type { Final, WaitOptions, WaitRequest } from '../polling/poller';
 import { isFinal } from '../schemas/common';
 import type { OperationStatusLike } from '../schemas/tolerant';
@@ -23,6 +24,8 @@ export interface Submitted {
   referenceId: string;
   /** The X-Callback-Url actually sent, if any. */
   callbackUrl?: string;
+  /** The provider's request id of the accepting answer, when it sent one (for support tickets). */
+  requestId?: string;
 }
 
 /** The few verbs product methods are written in: send, create, submit, look up, wait. */
@@ -86,6 +89,7 @@ export class ProductApi {
       return {
         referenceId,
         ...(res.callbackUrl ? { callbackUrl: res.callbackUrl } : {}),
+        ...(res.requestId ? { requestId: res.requestId } : {}),
         status: (o) => this.lookup(lookup, referenceId, o),
         wait: (o) => this.waitFor(lookup, referenceId, o, acceptedAt, tracked),
       };
@@ -105,6 +109,7 @@ export class ProductApi {
     return {
       referenceId,
       ...(result.callbackUrl ? { callbackUrl: result.callbackUrl } : {}),
+      ...(result.requestId ? { requestId: result.requestId } : {}),
       result,
     };
   }
@@ -122,14 +127,42 @@ export class ProductApi {
     return submitted;
   }
 
-  /** One status lookup; the result always names its reference id (2.5 shows it only sometimes). */
-  async lookup<R>(op: Lookup<R>, referenceId: string, options?: RequestOptions): Promise<R> {
-    const result = await this.send(op, { params: { referenceId }, options });
+  /**
+   * One status lookup, through the client's lookup gate (its `lookupRate`, the pause after
+   * a 429); `deadline` is a wait's, honoured while queued there; `wait` is that wait's
+   * telemetry. The result always names its reference id (2.5 shows it only sometimes).
+   */
+  lookup<R>(
+    op: Lookup<R>,
+    referenceId: string,
+    options?: RequestOptions,
+    deadline?: number,
+    wait?: WaitTrace,
+  ): Promise<R> {
+    const run = () => this.#lookupNow(op, referenceId, options, wait);
+    return this.#ctx.poller.gate.run(run, options?.signal, deadline);
+  }
+
+  async #lookupNow<R>(
+    op: Lookup<R>,
+    referenceId: string,
+    options: RequestOptions | undefined,
+    wait: WaitTrace | undefined,
+  ): Promise<R> {
+    const answer = await this.#ctx.transport.call(op, {
+      params: { referenceId },
+      options,
+      trace: wait,
+    });
+    const result = answer.data;
     if (typeof result === 'object' && result !== null && isFinal(result)) {
       await this.#journalFinal(referenceId, result); // a final lookup ends its journal entry
     }
-    if (result === null || typeof result !== 'object' || 'referenceId' in result) return result;
-    return { referenceId, ...result };
+    if (result === null || typeof result !== 'object') return result;
+    const named = 'referenceId' in result ? result : { referenceId, ...result };
+    // The provider's request id, when it sent one: quoted in a support ticket.
+    if (answer.requestId !== undefined) Object.assign(named, { requestId: answer.requestId });
+    return named;
   }
 
   waitFor<R extends Status>(
@@ -138,7 +171,7 @@ export class ProductApi {
     options: WaitOptions<R> = NO_WAIT_OPTIONS,
     acceptedAt?: number,
     /** The lookup `create` tracked for this id: shared, not made again, per pending wait. */
-    tracked?: (signal?: AbortSignal) => Promise<R>,
+    tracked?: (signal?: AbortSignal, deadline?: number, wait?: WaitTrace) => Promise<R>,
   ): Promise<Final<R>> {
     // Check the id up front so a bad one fails at once rather than after polling.
     const checked = this.#ctx.transport.check(op, { params: { referenceId } });
@@ -192,8 +225,15 @@ export class ProductApi {
     return lookup;
   }
 
+  /**
+   * A wait's lookups (called with its deadline) make one attempt each: the wait is their
+   * retry loop, so every retry passes the lookup gate again.
+   */
   #lookupOf<R>(op: Lookup<R>, referenceId: string) {
-    return (signal?: AbortSignal) => this.lookup(op, referenceId, signal ? { signal } : {});
+    return (signal?: AbortSignal, deadline?: number, wait?: WaitTrace) =>
+      deadline === undefined
+        ? this.lookup(op, referenceId, signal ? { signal } : {}, undefined, wait)
+        : this.lookup(op, referenceId, { signal, maxRetries: 0 }, deadline, wait);
   }
 }
 

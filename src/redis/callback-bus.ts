@@ -4,9 +4,12 @@ import { type RedisClient, RedisConnection, type RedisOptions } from './connecti
 type Listener = (event: CallbackBusEvent) => void;
 
 /**
- * Confirmed callback results over Redis pub/sub, channel `{prefix}callbacks`. Pub/sub
- * keeps nothing: an instance that is disconnected misses the message, and its wait
- * goes on polling (a missed wake costs latency, never a result).
+ * Confirmed callback results over Redis pub/sub, channel `<prefix>callbacks`: sharded
+ * pub/sub (SPUBLISH, SSUBSCRIBE: one shard carries it) on a node-redis cluster and on an
+ * ioredis `Cluster` created with `shardedSubscribers: true`, classic pub/sub otherwise
+ * (a cluster forwards it to every node). Pub/sub keeps nothing: an instance that is
+ * disconnected misses the message, and its wait goes on polling (a missed wake costs
+ * latency, never a result).
  */
 export class RedisCallbackBus implements CallbackBus {
   readonly #redis: RedisConnection;
@@ -22,7 +25,7 @@ export class RedisCallbackBus implements CallbackBus {
   }
 
   async publish(event: CallbackBusEvent): Promise<void> {
-    await this.#redis.command(['PUBLISH', this.channel, JSON.stringify(event)]);
+    await this.#redis.publish(this.channel, JSON.stringify(event));
   }
 
   /** One subscriber connection for every listener of this bus. */
@@ -59,6 +62,7 @@ export class RedisCallbackBus implements CallbackBus {
   }
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {
-    return `RedisCallbackBus { channel: '${this.channel}' }`;
+    const mode = this.#redis.sharded ? 'sharded' : 'classic';
+    return `RedisCallbackBus { channel: '${this.channel}', pubsub: '${mode}' }`;
   }
 }

@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
-import { ValidationError, type ValidationIssue } from 'momo-partner-sdk';
+import { checkClient, type RedisKind } from './detect';
+import { RedisCommandError, RedisUnavailableError, toRedisError } from './errors';
 
-/** The parts of a node-redis (v4, v5) client this package uses. */
+export { optionError, RedisCommandError, RedisUnavailableError } from './errors';
+
+/** The parts of a node-redis (v4, v5) `createClient` client this package uses. */
 export interface NodeRedisClient {
   readonly isReady: boolean;
   sendCommand(args: string[]): Promise<unknown>;
@@ -9,7 +12,16 @@ export interface NodeRedisClient {
   on(event: 'error', listener: (error: Error) => void): unknown;
 }
 
-/** The parts of an ioredis (v5) client this package uses. */
+/** The parts of a node-redis (v4, v5) `createCluster` client this package uses. */
+export interface NodeRedisCluster {
+  readonly isOpen: boolean;
+  sendCommand(firstKey: string | undefined, isReadonly: boolean, args: string[]): Promise<unknown>;
+  sSubscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
+  sUnsubscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+/** The parts of an ioredis (v5) client, `Redis` or `Cluster`, this package uses. */
 export interface IoRedisClient {
   readonly status: string;
   call(command: string, ...args: string[]): Promise<unknown>;
@@ -17,19 +29,17 @@ export interface IoRedisClient {
   on(event: 'error', listener: (error: Error) => void): unknown;
 }
 
-/** A connected client of either library; the package detects which. No client is bundled. */
-export type RedisClient = NodeRedisClient | IoRedisClient;
+/** A connected client of either library, single node or cluster; the package detects which. */
+export type RedisClient = NodeRedisClient | NodeRedisCluster | IoRedisClient;
 
 export interface RedisOptions {
-  /** Prepended to every key and channel, so that several apps share one Redis. Default `momo:`. */
+  /**
+   * Prepended to every key and channel, so that several apps share one Redis. Default
+   * `momo:`. No braces: the SDK sets its own Redis Cluster hash tags around it.
+   */
   prefix?: string;
   /** A command not answered within this long counts as Redis being down. Default 1 000. */
   commandTimeoutMs?: number;
-}
-
-/** Redis is not connected, or did not answer in time. The SDK degrades to in-process state. */
-export class RedisUnavailableError extends Error {
-  override readonly name = 'RedisUnavailableError';
 }
 
 type NodeSubscriber = {
@@ -46,26 +56,28 @@ type NodeSubscriber = {
 type IoSubscriber = {
   status: string;
   on(event: 'error', listener: (error: Error) => void): unknown;
-  on(event: 'message', listener: (channel: string, message: string) => void): unknown;
+  on(event: 'message' | 'smessage', listener: (channel: string, message: string) => void): unknown;
   connect(): Promise<unknown>;
   subscribe(channel: string): Promise<unknown>;
+  ssubscribe(channel: string): Promise<unknown>;
   quit(): Promise<unknown>;
   disconnect(): void;
 };
 
 /**
- * One client, one way of speaking to it: raw commands (the same for both libraries and
- * for every version), Lua scripts by SHA, and a subscriber on a duplicate connection.
- * Commands fail fast while the client is not connected instead of queueing.
+ * One client, one way of speaking to it: raw commands (the same for both libraries, every
+ * version, single node or cluster), Lua scripts by SHA, and a subscriber. Commands fail
+ * fast while the client is not connected instead of queueing; every failure is either a
+ * `RedisUnavailableError` (not reachable) or a `RedisCommandError` (reachable, refused).
  */
 export class RedisConnection {
   readonly prefix: string;
   readonly #client: RedisClient;
   readonly #timeoutMs: number;
-  readonly #kind: 'node-redis' | 'ioredis';
+  readonly #kind: RedisKind;
 
   constructor(client: RedisClient, options: RedisOptions = {}) {
-    this.#kind = checkInput(client, options);
+    this.#kind = checkClient(client, options);
     this.#client = client;
     this.prefix = options.prefix ?? 'momo:';
     this.#timeoutMs = options.commandTimeoutMs ?? 1_000;
@@ -77,43 +89,85 @@ export class RedisConnection {
     }
   }
 
-  get kind(): 'node-redis' | 'ioredis' {
+  get kind(): RedisKind {
     return this.#kind;
   }
 
+  /** Keys a script touches together share this hash tag: one cluster slot. */
+  tag(family: string): string {
+    return `{${this.prefix}${family}}`;
+  }
+
   get ready(): boolean {
-    return this.#kind === 'ioredis'
-      ? (this.#client as IoRedisClient).status === 'ready'
-      : (this.#client as NodeRedisClient).isReady;
-  }
-
-  command(args: string[]): Promise<unknown> {
-    if (!this.ready) return Promise.reject(new RedisUnavailableError('Redis is not connected'));
-    const [name, ...rest] = args as [string, ...string[]];
-    const sent =
-      this.#kind === 'ioredis'
-        ? (this.#client as IoRedisClient).call(name, ...rest)
-        : (this.#client as NodeRedisClient).sendCommand(args);
-    return withTimeout(sent, this.#timeoutMs);
-  }
-
-  /** Runs a Lua script by its SHA, loading it on first use (or after a server restart). */
-  async script(script: LuaScript, keys: string[], args: string[]): Promise<unknown> {
-    const tail = [String(keys.length), ...keys, ...args];
-    try {
-      return await this.command(['EVALSHA', script.sha, ...tail]);
-    } catch (error) {
-      if (!String((error as Error)?.message).startsWith('NOSCRIPT')) throw error;
-      return this.command(['EVAL', script.source, ...tail]);
+    switch (this.#kind) {
+      case 'ioredis':
+      case 'ioredis-cluster':
+        return (this.#client as IoRedisClient).status === 'ready';
+      case 'node-redis-cluster':
+        return (this.#client as NodeRedisCluster).isOpen;
+      default:
+        return (this.#client as NodeRedisClient).isReady;
     }
   }
 
+  /** A command; `key` routes it on a cluster (its first key, or its channel). */
+  command(args: string[], key?: string): Promise<unknown> {
+    if (!this.ready) return Promise.reject(new RedisUnavailableError('Redis is not connected'));
+    const [name, ...rest] = args as [string, ...string[]];
+    let sent: Promise<unknown>;
+    if (this.#kind === 'ioredis' || this.#kind === 'ioredis-cluster') {
+      sent = (this.#client as IoRedisClient).call(name, ...rest);
+    } else if (this.#kind === 'node-redis-cluster') {
+      sent = (this.#client as NodeRedisCluster).sendCommand(key, false, args);
+    } else {
+      sent = (this.#client as NodeRedisClient).sendCommand(args);
+    }
+    return withTimeout(sent, this.#timeoutMs).catch((error: unknown) => {
+      throw toRedisError(error, name);
+    });
+  }
+
+  /** Runs a Lua script by its SHA, loading it on first use (or after a restart, on each node). */
+  async script(script: LuaScript, keys: string[], args: string[]): Promise<unknown> {
+    const tail = [String(keys.length), ...keys, ...args];
+    try {
+      return await this.command(['EVALSHA', script.sha, ...tail], keys[0]);
+    } catch (error) {
+      if (!(error instanceof RedisCommandError && error.code === 'NOSCRIPT')) throw error;
+      return this.command(['EVAL', script.source, ...tail], keys[0]);
+    }
+  }
+
+  /** Whether the bus uses sharded pub/sub (SPUBLISH, SSUBSCRIBE): on a cluster that offers it. */
+  get sharded(): boolean {
+    if (this.#kind === 'node-redis-cluster') return true;
+    if (this.#kind !== 'ioredis-cluster') return false;
+    const options = (this.#client as { options?: { shardedSubscribers?: boolean } }).options;
+    return options?.shardedSubscribers === true;
+  }
+
+  publish(channel: string, message: string): Promise<unknown> {
+    return this.command([this.sharded ? 'SPUBLISH' : 'PUBLISH', channel, message], channel);
+  }
+
   /**
-   * Listens to a channel on a duplicate connection (a subscribed connection can do
-   * nothing else). The libraries reconnect and resubscribe on their own.
+   * Listens to a channel: on a duplicate connection (a subscribed connection can do
+   * nothing else), or through node-redis' cluster, which keeps its own per-shard
+   * subscribers. The libraries reconnect and resubscribe on their own.
    */
   async subscribe(channel: string, onMessage: (message: string) => void) {
-    const duplicate = this.#client.duplicate();
+    if (this.#kind === 'node-redis-cluster') {
+      const cluster = this.#client as NodeRedisCluster;
+      await withTimeout(cluster.sSubscribe(channel, onMessage), this.#timeoutMs).catch((e) => {
+        throw toRedisError(e, 'SSUBSCRIBE');
+      });
+      return async () => {
+        await withTimeout(cluster.sUnsubscribe(channel, onMessage), this.#timeoutMs).catch(
+          () => {},
+        );
+      };
+    }
+    const duplicate = (this.#client as NodeRedisClient | IoRedisClient).duplicate();
     if (this.#kind === 'node-redis') {
       const subscriber = duplicate as NodeSubscriber;
       subscriber.on('error', () => {});
@@ -126,12 +180,13 @@ export class RedisConnection {
       return () => this.#close(subscriber.isReady, graceful, force);
     }
     const subscriber = duplicate as IoSubscriber;
+    const sharded = this.sharded;
     subscriber.on('error', () => {});
-    subscriber.on('message', (from, message) => {
+    subscriber.on(sharded ? 'smessage' : 'message', (from, message) => {
       if (from === channel) onMessage(message);
     });
     if (subscriber.status === 'wait') await subscriber.connect(); // lazyConnect clients
-    await subscriber.subscribe(channel);
+    await (sharded ? subscriber.ssubscribe(channel) : subscriber.subscribe(channel));
     const force = async () => subscriber.disconnect();
     return () => this.#close(subscriber.status === 'ready', () => subscriber.quit(), force);
   }
@@ -164,37 +219,6 @@ export interface LuaScript {
 
 export function lua(source: string): LuaScript {
   return { source, sha: createHash('sha1').update(source).digest('hex') };
-}
-
-/** Which library the client comes from; a ValidationError naming the field otherwise. */
-function checkInput(client: unknown, options: RedisOptions): 'node-redis' | 'ioredis' {
-  const issues: ValidationIssue[] = [];
-  const candidate = client as Partial<NodeRedisClient & IoRedisClient> | null;
-  // ioredis has a sendCommand too (of another shape): tell them apart by `status`/`isReady`.
-  const isIoRedis = typeof candidate?.call === 'function' && typeof candidate.status === 'string';
-  const isNodeRedis =
-    !isIoRedis && typeof candidate?.sendCommand === 'function' && 'isReady' in candidate;
-  if (!isNodeRedis && !isIoRedis) {
-    issues.push({
-      path: 'client',
-      message: 'must be a node-redis (createClient) or ioredis client',
-    });
-  }
-  if (
-    options.prefix !== undefined &&
-    (typeof options.prefix !== 'string' || /\s/.test(options.prefix))
-  ) {
-    issues.push({ path: 'prefix', message: 'must be a string without spaces' });
-  }
-  const timeout = options.commandTimeoutMs;
-  if (
-    timeout !== undefined &&
-    !(typeof timeout === 'number' && Number.isFinite(timeout) && timeout > 0)
-  ) {
-    issues.push({ path: 'commandTimeoutMs', message: 'must be a positive number of milliseconds' });
-  }
-  if (issues.length > 0) throw new ValidationError(issues, { operation: 'redis' });
-  return isIoRedis ? 'ioredis' : 'node-redis';
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

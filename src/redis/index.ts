@@ -2,7 +2,8 @@
  * `momo-partner-sdk/redis`: several instances of a partner's backend, one view. Shared
  * access tokens with a cross-process refresh lock, confirmed callbacks fanned out to
  * every instance's waits, and a durable journal of operations in flight. Bring your
- * own client: node-redis (v4, v5) or ioredis (v5); none is bundled.
+ * own client: node-redis (v4, v5; createClient or createCluster) or ioredis (v5; Redis
+ * or Cluster); none is bundled. docs/redis.md: cluster setup, hash tags, health.
  */
 import { RedisCallbackBus } from './callback-bus';
 import { type RedisClient, RedisConnection } from './connection';
@@ -13,7 +14,9 @@ export { RedisCallbackBus } from './callback-bus';
 export {
   type IoRedisClient,
   type NodeRedisClient,
+  type NodeRedisCluster,
   type RedisClient,
+  RedisCommandError,
   RedisConnection,
   type RedisOptions,
   RedisUnavailableError,

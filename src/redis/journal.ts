@@ -1,11 +1,11 @@
+import type { Journal, JournalEntry, JournalOutcome, JournalRecord } from 'momo-partner-sdk';
 import {
-  type Journal,
-  type JournalEntry,
-  type JournalOutcome,
-  type JournalRecord,
-  ValidationError,
-} from 'momo-partner-sdk';
-import { lua, type RedisClient, RedisConnection, type RedisOptions } from './connection';
+  lua,
+  optionError,
+  type RedisClient,
+  RedisConnection,
+  type RedisOptions,
+} from './connection';
 
 export interface RedisJournalOptions extends RedisOptions {
   /** How long a finished entry stays readable (late callbacks, audits). Default 24 hours. */
@@ -18,7 +18,8 @@ if redis.call('EXISTS', KEYS[1]) == 1 and redis.call('HEXISTS', KEYS[1], 'outcom
   return 0
 end
 redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], 'product', ARGV[1], 'operation', ARGV[2], 'referenceId', ARGV[3], 'createdAt', ARGV[4])
+redis.call('HSET', KEYS[1], 'product', ARGV[1], 'operation', ARGV[2], 'referenceId', ARGV[3],
+  'createdAt', ARGV[4], 'baseUrl', ARGV[6], 'targetEnvironment', ARGV[7])
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
 return 1`);
 
@@ -41,9 +42,10 @@ return entries`);
 
 /**
  * The journal in Redis: it survives restarts and is shared by every instance. Layout:
- * a hash `{prefix}journal:{referenceId}` per entry and a sorted set
- * `{prefix}journal-pending` (score: createdAt). Pending entries have no TTL; finished
- * ones expire after `retentionMs`. Entries hold no secrets and no personal data.
+ * a hash `{<prefix>journal}:entry:<referenceId>` per entry and a sorted set
+ * `{<prefix>journal}:pending` (score: createdAt). The hash tag puts them all in one
+ * cluster slot, as the scripts that touch several of them need. Pending entries have no
+ * TTL; finished ones expire after `retentionMs`. No secrets, no personal data.
  */
 export class RedisJournal implements Journal {
   readonly #redis: RedisConnection;
@@ -53,10 +55,7 @@ export class RedisJournal implements Journal {
     this.#redis = client instanceof RedisConnection ? client : new RedisConnection(client, options);
     const retentionMs = options.retentionMs ?? 24 * 60 * 60 * 1000;
     if (!(Number.isInteger(retentionMs) && retentionMs > 0)) {
-      throw new ValidationError(
-        [{ path: 'retentionMs', message: 'must be a whole positive number of milliseconds' }],
-        { operation: 'redis' },
-      );
+      throw optionError('retentionMs', 'must be a whole positive number of milliseconds');
     }
     this.#retentionMs = retentionMs;
   }
@@ -66,7 +65,15 @@ export class RedisJournal implements Journal {
     await this.#redis.script(
       RECORD,
       [this.#entryKey(id), this.#pendingKey],
-      [entry.product, entry.operation, entry.referenceId, String(entry.createdAt), id],
+      [
+        entry.product,
+        entry.operation,
+        entry.referenceId,
+        String(entry.createdAt),
+        id,
+        entry.baseUrl,
+        entry.targetEnvironment,
+      ],
     );
   }
 
@@ -80,11 +87,8 @@ export class RedisJournal implements Journal {
   }
 
   async get(referenceId: string): Promise<JournalEntry | undefined> {
-    const fields = await this.#redis.command([
-      'HGETALL',
-      this.#entryKey(referenceId.toLowerCase()),
-    ]);
-    return toEntry(fields);
+    const key = this.#entryKey(referenceId.toLowerCase());
+    return toEntry(await this.#redis.command(['HGETALL', key], key));
   }
 
   async pending(): Promise<JournalEntry[]> {
@@ -94,11 +98,11 @@ export class RedisJournal implements Journal {
   }
 
   get #pendingKey(): string {
-    return `${this.#redis.prefix}journal-pending`;
+    return `${this.#redis.tag('journal')}:pending`;
   }
 
   #entryKey(id: string): string {
-    return `${this.#redis.prefix}journal:${id}`;
+    return `${this.#redis.tag('journal')}:entry:${id}`;
   }
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {
@@ -121,8 +125,17 @@ function toEntry(reply: unknown): JournalEntry | undefined {
   const operation = fields.get('operation');
   const referenceId = fields.get('referenceId');
   const createdAt = Number(fields.get('createdAt'));
+  const baseUrl = fields.get('baseUrl') ?? '';
+  const targetEnvironment = fields.get('targetEnvironment') ?? '';
   if (!product || !operation || !referenceId || !Number.isFinite(createdAt)) return undefined;
-  const entry = { product, operation, referenceId, createdAt } as JournalEntry;
+  const entry = {
+    product,
+    operation,
+    referenceId,
+    createdAt,
+    baseUrl,
+    targetEnvironment,
+  } as JournalEntry;
   const outcome = fields.get('outcome');
   if (outcome) {
     entry.outcome = outcome as JournalOutcome;

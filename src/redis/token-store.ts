@@ -18,7 +18,7 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0`);
 
 /**
- * Access tokens in Redis, with the Redis TTL set to their real expiry, and a refresh
+ * Access tokens in Redis (single node or cluster), with the Redis TTL set to their real expiry, and a refresh
  * lock (`SET NX PX`, released by compare-and-delete) so that any number of processes
  * going cold at once make one token request. Tokens are never logged; Redis holds them
  * in clear, so protect it as you protect the API key.
@@ -31,45 +31,47 @@ export class RedisTokenStore implements TokenStore {
   }
 
   async get(key: string): Promise<StoredToken | undefined> {
-    const value = await this.#redis.command(['GET', this.#key(key)]);
+    const value = await this.#redis.command(['GET', this.#key(key)], this.#key(key));
     return typeof value === 'string' ? parseToken(value) : undefined;
   }
 
   async set(key: string, token: StoredToken): Promise<void> {
     const ttlMs = Math.floor(token.expiresAt - Date.now());
     if (ttlMs <= 0) return;
-    await this.#redis.command(['SET', this.#key(key), JSON.stringify(token), 'PX', String(ttlMs)]);
+    const redisKey = this.#key(key);
+    await this.#redis.command(
+      ['SET', redisKey, JSON.stringify(token), 'PX', String(ttlMs)],
+      redisKey,
+    );
   }
 
   async delete(key: string, accessToken?: string): Promise<void> {
-    if (accessToken === undefined) await this.#redis.command(['DEL', this.#key(key)]);
+    if (accessToken === undefined)
+      await this.#redis.command(['DEL', this.#key(key)], this.#key(key));
     else await this.#redis.script(DELETE_IF_TOKEN, [this.#key(key)], [accessToken]);
   }
 
   async lock(key: string, ttlMs: number): Promise<ReleaseLock | undefined> {
     const lockKey = this.#lockKey(key);
     const holder = randomUUID();
-    const answer = await this.#redis.command([
-      'SET',
-      lockKey,
-      holder,
-      'NX',
-      'PX',
-      String(Math.max(1, Math.floor(ttlMs))),
-    ]);
+    const ttl = String(Math.max(1, Math.floor(ttlMs)));
+    const answer = await this.#redis.command(['SET', lockKey, holder, 'NX', 'PX', ttl], lockKey);
     if (answer !== 'OK') return undefined;
     return async () => {
       await this.#redis.script(RELEASE_IF_HOLDER, [lockKey], [holder]);
     };
   }
 
-  /** `{prefix}token:{product}:{apiUserId}:{environment}` (the cache key's own `momo:` dropped). */
+  /**
+   * `{<prefix>token:<product>:<apiUserId>:<environment>}` (the cache key's own `momo:`
+   * dropped); its lock is the same hash tag plus `:lock`, so both live on one cluster slot.
+   */
   #key(key: string): string {
-    return `${this.#redis.prefix}token:${key.replace(/^momo:/, '')}`;
+    return this.#redis.tag(`token:${key.replace(/^momo:/, '')}`);
   }
 
   #lockKey(key: string): string {
-    return `${this.#redis.prefix}token-lock:${key.replace(/^momo:/, '')}`;
+    return `${this.#key(key)}:lock`;
   }
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {

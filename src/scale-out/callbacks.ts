@@ -12,7 +12,8 @@ export async function trackedByJournal(
   referenceId: string,
 ): Promise<Tracked | undefined> {
   const entry = await ctx.journal.get(referenceId);
-  if (!entry) return undefined;
+  // Another platform's operation can only be confirmed there: unknown here.
+  if (!entry || !ctx.journal.isHere(entry)) return undefined;
   const lookup = lookupOf(ctx, entry.operation);
   const api = ctx.api;
   return {

@@ -21,11 +21,15 @@ export interface ResumeOptions {
  * the request never landed (sending it again, with the same reference id, is safe).
  * `UNRESOLVED`: still pending (wait timed out, aborted, lookup failed: `error`; or the
  * operation has no status lookup: no `error`); it stays in `pending()`.
+ * `OTHER_PLATFORM`: sent to another platform (`entry.baseUrl`, `entry.targetEnvironment`):
+ * its status exists only there, so it was not looked up; it stays in `pending()` for a
+ * client of that platform to resume.
  */
 export type ResumeOutcome =
   | { entry: JournalEntry; status: 'SUCCESSFUL' | 'FAILED'; result: Final<StatusLike> }
   | { entry: JournalEntry; status: 'NOT_FOUND' }
-  | { entry: JournalEntry; status: 'UNRESOLVED'; error?: unknown };
+  | { entry: JournalEntry; status: 'UNRESOLVED'; error?: unknown }
+  | { entry: JournalEntry; status: 'OTHER_PLATFORM' };
 
 const DEFAULT_CONCURRENCY = 8;
 
@@ -34,11 +38,15 @@ const DEFAULT_CONCURRENCY = 8;
  * before a crash or a deploy) sent and never saw final, and a way to see them through.
  */
 export interface ClientJournal {
-  /** Sent and never seen final, oldest first. */
+  /**
+   * Sent and never seen final, oldest first, whatever platform each went to (see
+   * `baseUrl`, `targetEnvironment`).
+   */
   pending(): Promise<JournalEntry[]>;
   /**
-   * Awaits every pending operation by its status lookup, a few at a time, reports each
-   * outcome, and marks it in the journal. Resolves with every outcome, in journal order.
+   * Awaits every pending operation of this client's platform by its status lookup, a few
+   * at a time, reports each outcome, and marks it in the journal; another platform's are
+   * reported `OTHER_PLATFORM`, untouched. Resolves with every outcome, in journal order.
    */
   resume(options?: ResumeOptions): Promise<ResumeOutcome[]>;
 }
@@ -86,6 +94,7 @@ export class JournalView implements ClientJournal {
   }
 
   async #settle(entry: JournalEntry, options: ResumeOptions): Promise<ResumeOutcome> {
+    if (!this.#ctx.journal.isHere(entry)) return { entry, status: 'OTHER_PLATFORM' };
     const lookup = lookupOf(this.#ctx, entry.operation);
     if (!lookup) return { entry, status: 'UNRESOLVED' };
     try {

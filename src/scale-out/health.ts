@@ -7,52 +7,156 @@ export interface ComponentHealth {
 }
 
 /**
- * Health of a client's shared state (token store, callback bus, journal), usually one
- * Redis. Its loss is logged once (a warning, not one per call) and its return once
- * (info); in between the client carries on with in-process state.
+ * `in-process`: no shared component configured (the default, by design). `ok`: the
+ * shared one answers. `unavailable`: it cannot be reached (Redis down, timed out): the
+ * client carries on in memory and copies back once it answers. `failing`: it answers with
+ * errors (Redis `CROSSSLOT`, `WRONGTYPE`, `NOAUTH`...): a configuration to fix; the
+ * client still carries on in memory, and logs an error again every minute it lasts.
+ */
+export type ComponentState = 'in-process' | 'ok' | 'unavailable' | 'failing';
+
+export interface ComponentStatus {
+  state: ComponentState;
+  /** Epoch milliseconds of the last change of state (undefined: never changed). */
+  since: number | undefined;
+  /** The last failure, as error name and code only (`RedisCommandError (CROSSSLOT)`). */
+  cause: string | undefined;
+  /** Failed calls since the state last changed. */
+  failures: number;
+}
+
+/** `momo.health()`: each shared component of the client, apart. */
+export interface SharedStateHealthReport {
+  journal: ComponentStatus;
+  tokenStore: ComponentStatus;
+  callbackBus: ComponentStatus;
+}
+
+type Component = 'journal' | 'token store' | 'callback bus';
+const REPORT_KEY = {
+  journal: 'journal',
+  'token store': 'tokenStore',
+  'callback bus': 'callbackBus',
+} as const;
+
+/** A failing (not unreachable) component is reported again after this long. */
+const REPEAT_FAILING_MS = 60_000;
+/** Error codes of a store that cannot be reached (as opposed to one that answers no). */
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNABORTED',
+]);
+
+interface Tracked extends ComponentStatus {
+  loggedAt: number;
+}
+
+/**
+ * Health of a client's shared state (token store, callback bus, journal), each component
+ * apart: one warning when one becomes unavailable, one info line when it is back, whatever
+ * the others do; a failing one logs an error, repeated every minute while it lasts.
  */
 export class SharedStateHealth {
   readonly #log: Log;
-  #down = false;
+  readonly #components = new Map<Component, Tracked>();
 
   constructor(log: Log) {
     this.#log = log;
+    for (const name of Object.keys(REPORT_KEY) as Component[]) {
+      this.#components.set(name, {
+        state: 'ok',
+        since: undefined,
+        cause: undefined,
+        failures: 0,
+        loggedAt: 0,
+      });
+    }
   }
 
+  /** Which components are shared at all (the others are in process by design). */
+  configure(shared: Record<Component, boolean>): void {
+    for (const [name, isShared] of Object.entries(shared) as [Component, boolean][]) {
+      const component = this.#get(name);
+      if (!isShared && component.state === 'ok') component.state = 'in-process';
+    }
+  }
+
+  /** Whether any component is unavailable or failing. */
   get down(): boolean {
-    return this.#down;
+    return [...this.#components.values()].some(
+      (c) => c.state === 'unavailable' || c.state === 'failing',
+    );
   }
 
-  failed(component: string, error: unknown): void {
-    if (this.#down) return;
-    this.#down = true;
-    this.#log('warn', `shared state unavailable (${component}): continuing in memory`, {
-      component,
-      cause: describe(error),
-    });
+  failed(name: Component, error: unknown): void {
+    const component = this.#get(name);
+    const state = unreachable(error) ? 'unavailable' : 'failing';
+    const now = Date.now();
+    const cause = describe(error);
+    if (component.state !== state) {
+      Object.assign(component, { state, since: now, failures: 0 });
+    } else if (state === 'unavailable' || now - component.loggedAt < REPEAT_FAILING_MS) {
+      component.failures++;
+      component.cause = cause;
+      return;
+    }
+    component.failures++;
+    component.cause = cause;
+    component.loggedAt = now;
+    if (state === 'unavailable') {
+      this.#log('warn', `shared state unavailable (${name}): continuing in memory`, {
+        component: name,
+        cause,
+      });
+    } else {
+      this.#log(
+        'error',
+        `shared state failing (${name}): it answers with errors; fix its configuration (continuing in memory meanwhile)`,
+        {
+          component: name,
+          cause,
+          failures: component.failures,
+        },
+      );
+    }
   }
 
-  ok(component: string): void {
-    if (!this.#down) return;
-    this.#down = false;
-    this.#log('info', `shared state reachable again (${component})`, { component });
+  ok(name: Component): void {
+    const component = this.#get(name);
+    if (component.state !== 'unavailable' && component.state !== 'failing') return;
+    Object.assign(component, { state: 'ok', since: Date.now(), failures: 0 });
+    this.#log('info', `shared state reachable again (${name})`, { component: name });
   }
 
-  of(component: string): ComponentHealth {
-    return { failed: (error) => this.failed(component, error), ok: () => this.ok(component) };
+  of(name: Component): ComponentHealth {
+    return { failed: (error) => this.failed(name, error), ok: () => this.ok(name) };
+  }
+
+  report(): SharedStateHealthReport {
+    const report = {} as SharedStateHealthReport;
+    for (const [name, { loggedAt: _, ...status }] of this.#components) {
+      report[REPORT_KEY[name]] = status;
+    }
+    return report;
+  }
+
+  #get(name: Component): Tracked {
+    return this.#components.get(name) as Tracked;
   }
 }
 
-const byClient = new WeakMap<object, SharedStateHealth>();
-
-/** The one health tracker of a client, found by its resolved config. */
-export function sharedStateHealth(config: { log: Log }): SharedStateHealth {
-  let health = byClient.get(config);
-  if (!health) {
-    health = new SharedStateHealth(config.log);
-    byClient.set(config, health);
-  }
-  return health;
+/** Not reachable (as `RedisUnavailableError` or a socket error says), rather than refusing. */
+function unreachable(error: unknown): boolean {
+  if (error instanceof Error && error.name === 'RedisUnavailableError') return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && UNREACHABLE_CODES.has(code);
 }
 
 /** Error name and code only: a driver's message may carry connection details. */

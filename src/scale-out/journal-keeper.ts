@@ -9,28 +9,58 @@ import {
   type JournalRecord,
 } from './journal';
 
+/** Where a client sends its calls: an operation is only ever looked up or resumed there. */
+export interface Platform {
+  baseUrl: string;
+  targetEnvironment: string;
+}
+
+interface Mirrored {
+  entry: JournalEntry;
+  /** When the journal held it (Date.now()). */
+  at: number;
+}
+
 /**
  * The client's side of its journal. The write is awaited before a creating call is
- * sent. A journal that fails (Redis down) never fails a payment: the entry is kept in
- * memory, the outage is reported once, and the kept entries are copied to the journal
- * when it answers again.
+ * sent. A journal that fails (Redis down, or refusing) never fails a payment: the entry
+ * is kept in memory, the failure is reported (health), and what was kept is copied to
+ * the journal when it answers again. What this process recorded is always visible to
+ * `pending()`: in the journal, in memory awaiting the copy, or both.
  */
 export class JournalKeeper {
   readonly journal: Journal;
-  readonly #fallback: InMemoryJournal | undefined;
+  readonly platform: Platform;
+  /** A journal was configured (otherwise `journal` is in memory already). */
+  readonly #shared: boolean;
   readonly #health: ComponentHealth;
-  /** Outcomes of entries the journal holds, seen while it was unreachable. */
-  readonly #lateOutcomes = new Map<string, { outcome: JournalOutcome; at: number }>();
+  /** Recorded while the journal failed: the only copy until flushed, never dropped. */
+  readonly #unflushed = new Map<string, JournalEntry>();
+  /** Outcomes seen while the journal failed, for entries it (or another instance) holds. */
+  readonly #lateOutcomes = new Map<
+    string,
+    { referenceId: string; outcome: JournalOutcome; at: number }
+  >();
+  /** This process's entries the journal holds, not seen final: listed when it cannot be read. */
+  readonly #mirror = new Map<string, Mirrored>();
   /** Ids marked lately: a wait and its last lookup both report the same outcome. */
   readonly #recentlyFinished = new Set<string>();
   #flushing: Promise<void> | undefined;
 
-  constructor(journal: Journal | undefined, health: ComponentHealth) {
+  constructor(journal: Journal | undefined, health: ComponentHealth, platform: Platform) {
     requireMethods(journal, 'journal', ['record', 'finish', 'get', 'pending']);
     this.journal = journal ?? new InMemoryJournal();
-    // The default journal is in memory already: nothing to fall back to.
-    this.#fallback = journal ? new InMemoryJournal() : undefined;
+    this.#shared = journal !== undefined;
     this.#health = health;
+    this.platform = { baseUrl: platform.baseUrl, targetEnvironment: platform.targetEnvironment };
+  }
+
+  /** Whether an entry was sent to this client's platform (so this client may look it up). */
+  isHere(entry: Pick<JournalEntry, 'baseUrl' | 'targetEnvironment'>): boolean {
+    return (
+      entry.baseUrl === this.platform.baseUrl &&
+      entry.targetEnvironment === this.platform.targetEnvironment
+    );
   }
 
   /**
@@ -48,7 +78,8 @@ export class JournalKeeper {
     let recorded = false;
     const beforeSend = async () => {
       const createdAt = Date.now();
-      await this.record({ product: op.product, operation: op.name, referenceId, createdAt });
+      const { product, name: operation } = op;
+      await this.record({ product, operation, referenceId, createdAt, ...this.platform });
       recorded = true;
     };
     try {
@@ -60,8 +91,17 @@ export class JournalKeeper {
   }
 
   async record(entry: JournalRecord): Promise<void> {
-    this.#recentlyFinished.delete(entry.referenceId.toLowerCase());
-    await this.#write((journal) => journal.record(entry));
+    const key = entry.referenceId.toLowerCase();
+    this.#recentlyFinished.delete(key);
+    if (!this.#shared) return this.journal.record(entry);
+    try {
+      await this.journal.record(entry);
+      this.#remember(key, entry);
+      this.#answered();
+    } catch (error) {
+      this.#health.failed(error);
+      if (!this.#unflushed.has(key)) this.#unflushed.set(key, { ...entry });
+    }
   }
 
   async finish(referenceId: string, outcome: JournalOutcome): Promise<void> {
@@ -72,96 +112,172 @@ export class JournalKeeper {
       this.#recentlyFinished.delete(this.#recentlyFinished.values().next().value as string);
     }
     const at = Date.now();
-    await this.#write(async (journal) => {
-      if (journal !== this.#fallback || (await journal.get(referenceId))) {
-        return journal.finish(referenceId, outcome, at);
-      }
-      // Recorded durably before the outage: finish it there once it is back.
-      if (this.#lateOutcomes.size < MAX_LATE_OUTCOMES) {
-        this.#lateOutcomes.set(referenceId, { outcome, at });
-      }
-    });
-  }
-
-  /** An entry, or undefined (also when the journal cannot be read). */
-  async get(referenceId: string): Promise<JournalEntry | undefined> {
-    const kept = await this.#fallback?.get(referenceId);
-    if (kept) return kept;
+    if (!this.#shared) return this.journal.finish(referenceId, outcome, at);
+    this.#mirror.delete(key);
+    const kept = this.#unflushed.get(key);
+    if (kept) {
+      // Not in the journal yet: the flush writes the record and this outcome together.
+      if (!kept.outcome) Object.assign(kept, { outcome, finishedAt: at });
+      return;
+    }
     try {
-      const entry = await this.journal.get(referenceId);
+      await this.journal.finish(referenceId, outcome, at);
       this.#answered();
-      return entry;
     } catch (error) {
       this.#health.failed(error);
-      return undefined;
+      if (this.#lateOutcomes.size < MAX_LATE_OUTCOMES) {
+        this.#lateOutcomes.set(key, { referenceId, outcome, at });
+      }
     }
   }
 
-  /** Pending entries of the journal and of the in-memory fallback; throws if the journal fails. */
-  async pending(): Promise<JournalEntry[]> {
-    const durable = await this.journal.pending();
-    this.#answered();
-    const kept = (await this.#fallback?.pending()) ?? [];
-    const seen = new Set(durable.map((entry) => entry.referenceId.toLowerCase()));
-    const merged = [...durable, ...kept.filter((e) => !seen.has(e.referenceId.toLowerCase()))];
-    return merged.sort((a, b) => a.createdAt - b.createdAt);
+  /** An entry, or undefined; while the journal cannot be read, what this process knows. */
+  async get(referenceId: string): Promise<JournalEntry | undefined> {
+    const key = referenceId.toLowerCase();
+    if (!this.#shared) return this.journal.get(referenceId);
+    const kept = this.#unflushed.get(key);
+    if (kept) return { ...kept };
+    try {
+      const entry = await this.journal.get(referenceId);
+      this.#answered();
+      const late = this.#lateOutcomes.get(key);
+      if (entry && late && !entry.outcome) {
+        return { ...entry, outcome: late.outcome, finishedAt: late.at };
+      }
+      return entry;
+    } catch (error) {
+      this.#health.failed(error);
+      const mirrored = this.#mirror.get(key);
+      return mirrored && { ...mirrored.entry };
+    }
   }
 
-  async #write(write: (journal: Journal) => Promise<void>): Promise<void> {
-    if (!this.#fallback) return write(this.journal);
+  /**
+   * Every pending entry, oldest first: the journal's, and this process's own that wait in
+   * memory for it (none ever missing, before, during or after a copy). While the journal
+   * cannot be read: this process's own pending entries, wherever they are.
+   */
+  async pending(): Promise<JournalEntry[]> {
+    if (!this.#shared) return this.journal.pending();
+    // Taken before the read: an entry the flush moves meanwhile is in one or the other.
+    const kept = [...this.#unflushed.values()].filter((e) => !e.outcome).map((e) => ({ ...e }));
+    const startedAt = Date.now();
+    let durable: JournalEntry[];
     try {
-      await write(this.journal);
+      durable = await this.journal.pending();
       this.#answered();
     } catch (error) {
       this.#health.failed(error);
-      await write(this.#fallback);
+      const mirrored = [...this.#mirror.values()].map(({ entry }) => ({ ...entry }));
+      return this.#merge(mirrored, kept);
+    }
+    const lost = await this.#lostByJournal(durable, startedAt);
+    return this.#merge(durable, [...kept, ...lost]);
+  }
+
+  /**
+   * This process's entries the journal no longer lists: finished elsewhere (it still
+   * holds them, finished), or lost (a Redis restarted without persistence): those are
+   * kept in memory again, listed, and written back by the next flush.
+   */
+  async #lostByJournal(durable: JournalEntry[], startedAt: number): Promise<JournalEntry[]> {
+    const listed = new Set(durable.map((entry) => entry.referenceId.toLowerCase()));
+    const absent = [...this.#mirror].filter(([key, { at }]) => at < startedAt && !listed.has(key));
+    if (absent.length === 0) return [];
+    // Past the journal's usual retention a finished entry is gone too: not a loss.
+    const old = absent.filter(([, { entry }]) => entry.createdAt < startedAt - MIRROR_MAX_AGE_MS);
+    for (const [key] of old) this.#mirror.delete(key);
+    const recent = absent.filter(([key]) => this.#mirror.has(key));
+    const found = await Promise.all(
+      recent.map(([, { entry }]) =>
+        this.journal.get(entry.referenceId).catch(() => 'unknown' as const),
+      ),
+    );
+    const lost: JournalEntry[] = [];
+    for (const [index, [key, { entry }]] of recent.entries()) {
+      // Finished here meanwhile, or unknown (ask again next time).
+      if (!this.#mirror.has(key) || found[index] === 'unknown') continue;
+      this.#mirror.delete(key);
+      if (found[index] !== undefined) continue;
+      this.#unflushed.set(key, { ...entry });
+      lost.push({ ...entry });
+    }
+    if (lost.length > 0) this.#answered(); // write them back
+    return lost;
+  }
+
+  /** Both lists, each id once, without what this process saw final; oldest first. */
+  #merge(first: JournalEntry[], second: JournalEntry[]): JournalEntry[] {
+    const seen = new Set<string>();
+    const merged: JournalEntry[] = [];
+    for (const entry of [...first, ...second]) {
+      const key = entry.referenceId.toLowerCase();
+      if (seen.has(key) || this.#lateOutcomes.has(key) || this.#unflushed.get(key)?.outcome) {
+        continue;
+      }
+      seen.add(key);
+      merged.push(entry);
+    }
+    return merged.sort((a, b) => a.createdAt - b.createdAt);
+  }
+
+  #remember(key: string, entry: JournalRecord): void {
+    this.#mirror.delete(key);
+    this.#mirror.set(key, { entry: { ...entry }, at: Date.now() });
+    // The mirror only serves reads during an outage: the oldest go first past its bound.
+    if (this.#mirror.size > MAX_MIRRORED) {
+      this.#mirror.delete(this.#mirror.keys().next().value as string);
     }
   }
 
   /** The journal answered: report it, and copy what was kept in memory meanwhile. */
   #answered(): void {
     this.#health.ok();
-    const kept = (this.#fallback?.size ?? 0) + this.#lateOutcomes.size;
-    if (kept > 0 && !this.#flushing) {
+    if (this.#unflushed.size + this.#lateOutcomes.size > 0 && !this.#flushing) {
       this.#flushing = this.#flush().finally(() => {
         this.#flushing = undefined;
       });
     }
   }
 
+  /**
+   * Copies what was kept to the journal, each entry leaving memory only once the journal
+   * holds it (so `pending()` always finds it in one or the other). Stops at the first
+   * failure: the next answer of the journal starts again.
+   */
   async #flush(): Promise<void> {
-    for (const [referenceId, { outcome, at }] of this.#lateOutcomes) {
-      try {
-        await this.journal.finish(referenceId, outcome, at);
-        this.#lateOutcomes.delete(referenceId);
-      } catch {
-        return; // down again: the next recovery flushes
-      }
-    }
-    const entries = this.#fallback?.drain() ?? [];
-    for (const [index, entry] of entries.entries()) {
-      try {
-        const { outcome, finishedAt, ...record } = entry;
-        await this.journal.record(record);
-        if (outcome && finishedAt)
-          await this.journal.finish(entry.referenceId, outcome, finishedAt);
-      } catch {
-        // Down again: keep the rest in memory for the next recovery.
-        for (const rest of entries.slice(index)) await this.#keepAgain(rest);
-        return;
-      }
+    try {
+      // Again while there is more (entries found lost, or recorded meanwhile elsewhere).
+      while (this.#unflushed.size + this.#lateOutcomes.size > 0) await this.#flushOnce();
+    } catch (error) {
+      this.#health.failed(error);
     }
   }
 
-  async #keepAgain(entry: JournalEntry): Promise<void> {
-    const { outcome, finishedAt, ...record } = entry;
-    await this.#fallback?.record(record);
-    if (outcome && finishedAt) await this.#fallback?.finish(entry.referenceId, outcome, finishedAt);
+  async #flushOnce(): Promise<void> {
+    for (const [key, late] of [...this.#lateOutcomes]) {
+      await this.journal.finish(late.referenceId, late.outcome, late.at);
+      this.#lateOutcomes.delete(key);
+    }
+    for (const [key, entry] of [...this.#unflushed]) {
+      const { outcome: _, finishedAt: __, ...record } = entry;
+      await this.journal.record(record);
+      // Read once the record is in: finish() may have marked it meanwhile (the first
+      // outcome wins, so it cannot change again while this one is written).
+      if (entry.outcome) {
+        await this.journal.finish(entry.referenceId, entry.outcome, entry.finishedAt ?? 0);
+      }
+      this.#unflushed.delete(key);
+      if (!entry.outcome) this.#remember(key, record);
+    }
   }
 }
 
 const MAX_LATE_OUTCOMES = 10_000;
 const MAX_RECENTLY_FINISHED = 1_000;
+const MAX_MIRRORED = 10_000;
+/** Mirrored entries older than this are not checked for loss (a finished one may be gone). */
+const MIRROR_MAX_AGE_MS = 12 * 60 * 60 * 1000;
 
 /**
  * A 4xx other than 409 (an id already taken: maybe by an earlier attempt) and 429 says

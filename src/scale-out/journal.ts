@@ -9,6 +9,12 @@ export interface JournalRecord {
   referenceId: string;
   /** Epoch milliseconds, taken just before sending. */
   createdAt: number;
+  /**
+   * The platform it was sent to: the client's `baseUrl` and `targetEnvironment`. Only a
+   * client of that platform ever looks it up or resumes it (a status exists only there).
+   */
+  baseUrl: string;
+  targetEnvironment: string;
 }
 
 /**

@@ -18,6 +18,11 @@ export interface Tolerant {
    * sent; present only when there is at least one.
    */
   unknownFields?: UnknownFields | undefined;
+  /**
+   * On a status lookup's result: the provider's id for that request (`X-Request-Id`,
+   * `Request-Id` or `apim-request-id`), when it sent one, for support tickets.
+   */
+  requestId?: string | undefined;
 }
 
 /**

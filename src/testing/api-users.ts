@@ -26,6 +26,15 @@ export class ApiUserStore {
     return record && { providerCallbackHost: record.providerCallbackHost };
   }
 
+  /** Every provisioned user: id, callback host, and whether a key was issued (never the key). */
+  list(): { id: string; providerCallbackHost: string; hasKey: boolean }[] {
+    return [...this.users].map(([id, record]) => ({
+      id,
+      providerCallbackHost: record.providerCallbackHost,
+      hasKey: record.key !== undefined,
+    }));
+  }
+
   /** A new key for the user (undefined when there is no such user). */
   issueKey(id: string): string | undefined {
     const record = this.users.get(id.toLowerCase());

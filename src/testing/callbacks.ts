@@ -8,6 +8,15 @@ interface MutableCallback {
   body: unknown;
   status?: number;
   error?: string;
+  /** Kept for the payer's phone page only; not part of SentCallback. */
+  sentAt?: number;
+  latencyMs?: number;
+}
+
+/** A sent callback as the payer's phone page shows it: when, and how long the answer took. */
+export interface CallbackLogEntry extends SentCallback {
+  readonly sentAt: number;
+  readonly latencyMs?: number;
 }
 
 /**
@@ -20,7 +29,26 @@ export class CallbackSender {
   constructor(private readonly callbackFetch: typeof fetch | undefined) {}
 
   get sent(): SentCallback[] {
-    return this.records.map((record) => ({ ...record }));
+    return this.records.map(({ sentAt: _sentAt, latencyMs: _latencyMs, ...record }) => record);
+  }
+
+  /** Every callback sent, with its send time and latency (the page's log). */
+  get log(): CallbackLogEntry[] {
+    return this.records.map((record) => ({ ...record, sentAt: record.sentAt ?? 0 }));
+  }
+
+  /** Sends the callback at `index` of the log again, as a new entry; false if none. */
+  resend(index: number): boolean {
+    const original = this.records[index];
+    if (!original) return false;
+    const record: MutableCallback = {
+      url: original.url,
+      method: original.method,
+      body: original.body,
+    };
+    this.records.push(record);
+    void this.deliver(record);
+    return true;
   }
 
   /** The body is the lookup body (or the operation's own) without referenceId, as MTN sends it. */
@@ -40,6 +68,8 @@ export class CallbackSender {
   }
 
   private async deliver(record: MutableCallback): Promise<void> {
+    record.sentAt = Date.now();
+    const started = performance.now();
     try {
       // Looked up now, not at creation, so that msw's interception of fetch applies.
       const send = this.callbackFetch ?? globalThis.fetch;
@@ -49,9 +79,11 @@ export class CallbackSender {
         body: JSON.stringify(record.body),
       });
       record.status = response.status;
+      record.latencyMs = Math.round(performance.now() - started);
       await response.body?.cancel().catch(() => undefined);
     } catch (error) {
       record.error = error instanceof Error ? error.message : String(error);
+      record.latencyMs = Math.round(performance.now() - started);
     }
   }
 }

@@ -129,6 +129,10 @@ export class ConsentStore {
     }
   }
 
+  has(authReqId: string): boolean {
+    return this.records.has(authReqId.toLowerCase());
+  }
+
   approve(authReqId: string): void {
     this.pendingRecord(authReqId, 'approveConsent').status = 'approved';
   }

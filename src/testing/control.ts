@@ -1,11 +1,11 @@
 import type { Engine } from './engine';
 import { type CoreHandler, codeError, empty, json } from './http';
-import type { Fault, Reason } from './types';
+import type { Decision, Fault, Reason } from './types';
 
 /**
  * HTTP control routes under `/_simulator/`, so that curl users and other languages can
  * steer a simulator served over HTTP (`sim.listen()` and the CLI): settle an operation,
- * answer a consent request, inject a fault, read the state, reset. Everything else goes
+ * approve or decline a pending one (or a consent request), answer a consent request, inject a fault, read the state, reset. Everything else goes
  * to the simulated API. No subscription key: this is a loopback test server.
  */
 export const CONTROL_PREFIX = '/_simulator/';
@@ -25,9 +25,14 @@ export function withControlRoutes(engine: Engine): CoreHandler {
 
 async function control(engine: Engine, method: string, path: string, request: Request) {
   const settle = /^operations\/([^/]+)\/settle$/.exec(path);
+  const decision = /^operations\/([^/]+)\/(approve|decline)$/.exec(path);
   const consent = /^consent\/([^/]+)\/(approve|deny)$/.exec(path);
   const allow = (wanted: string) => (method === wanted ? undefined : notAllowed(wanted));
   if (settle) return allow('POST') ?? settleOperation(engine, decode(settle[1]), request);
+  if (decision) {
+    const decided = decision[2] === 'approve' ? 'approve' : 'decline';
+    return allow('POST') ?? decide(engine, decode(decision[1]), decided, request);
+  }
   if (consent) {
     return (
       allow('POST') ?? answerConsent(engine, decode(consent[1]), consent[2] === 'approve', request)
@@ -60,6 +65,26 @@ async function settleOperation(engine: Engine, referenceId: string, request: Req
   }
   engine.settle(referenceId, status, reason);
   return json(200, engine.transaction(referenceId));
+}
+
+/**
+ * The account holder decides a pending transaction or consent request (`sim.decide()`):
+ * 200 with the transaction or consent request after it; 404 unknown; 409 not pending.
+ */
+async function decide(engine: Engine, id: string, decision: Decision, request: Request) {
+  await request.arrayBuffer(); // no body expected; drained so the connection is reusable
+  const tx = engine.transaction(id);
+  const wanted = id.toLowerCase();
+  const consent = () => engine.consentRequests.find((c) => c.authReqId.toLowerCase() === wanted);
+  const state = tx ? tx.status : consent()?.status;
+  if (state === undefined) {
+    return codeError(404, 'NOT_FOUND', `No transaction or consent request ${id}.`);
+  }
+  if (state !== 'PENDING' && state !== 'pending') {
+    return codeError(409, 'NOT_PENDING', `${id} is already ${state}.`);
+  }
+  engine.decide(id, decision);
+  return json(200, tx ? engine.transaction(id) : consent());
 }
 
 async function answerConsent(

@@ -15,10 +15,14 @@ import {
 import { Ledger, toPublic } from './ledger';
 import { DeliveryLog } from './notifications';
 import { type ResolvedOptions, resolveOptions } from './options';
+import { reason as reasonFor } from './outcomes';
 import { type RouteContext, Router } from './router';
 import { collectionRoutes } from './routes/collection';
 import { consentRoutes } from './routes/consent';
 import { disbursementRoutes } from './routes/disbursement';
+import { invoiceRoutes } from './routes/invoices';
+import { paymentRoutes } from './routes/payments';
+import { preApprovalRoutes } from './routes/preapprovals';
 import { remittanceRoutes } from './routes/remittance';
 import { sandboxRoutes } from './routes/sandbox';
 import { standardRoutes } from './routes/standard';
@@ -31,6 +35,9 @@ import { isMsisdn } from './validation';
 const ROUTES = [
   ...disbursementRoutes,
   ...collectionRoutes,
+  ...preApprovalRoutes,
+  ...invoiceRoutes,
+  ...paymentRoutes,
   ...voucherRoutes,
   ...standardRoutes,
   ...consentRoutes,
@@ -44,6 +51,16 @@ const ROUTES = [
  */
 export interface Engine extends SimulatorState {
   readonly handle: CoreHandler;
+  /** The stores behind the state, read and steered by the payer's phone page (page/). */
+  readonly internals: EngineInternals;
+}
+
+export interface EngineInternals {
+  readonly options: ResolvedOptions;
+  readonly ledger: Ledger;
+  readonly callbacks: CallbackSender;
+  readonly faults: FaultQueue;
+  readonly apiUsers: ApiUserStore;
 }
 
 export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
@@ -131,15 +148,18 @@ export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
 
   return {
     handle,
+    internals: { options, ledger, callbacks, faults, apiUsers },
     credentials: credentialsOf(options),
     get transactions() {
-      ledger.settleDue(Date.now());
-      return ledger.all().map(toPublic);
+      const now = Date.now();
+      ledger.settleDue(now);
+      return ledger.all().map((tx) => toPublic(tx, now));
     },
     transaction(referenceId) {
-      ledger.settleDue(Date.now());
+      const now = Date.now();
+      ledger.settleDue(now);
       const tx = ledger.get(referenceId);
-      return tx ? toPublic(tx) : undefined;
+      return tx ? toPublic(tx, now) : undefined;
     },
     get callbacks() {
       return callbacks.sent;
@@ -150,6 +170,21 @@ export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
     settle(referenceId, status, reason) {
       ledger.settleDue(Date.now());
       ledger.force(referenceId, status, reason);
+    },
+    decide(referenceId, decision) {
+      if (decision !== 'approve' && decision !== 'decline') {
+        throw new TypeError("decide: the decision must be 'approve' or 'decline'");
+      }
+      ledger.settleDue(Date.now());
+      if (ledger.has(referenceId)) {
+        if (decision === 'approve') ledger.force(referenceId, 'SUCCESSFUL', undefined, 'decide');
+        else ledger.force(referenceId, 'FAILED', reasonFor('APPROVAL_REJECTED'), 'decide');
+      } else if (consents.has(referenceId)) {
+        if (decision === 'approve') consents.approve(referenceId);
+        else consents.deny(referenceId);
+      } else {
+        throw new Error(`decide: no transaction or consent request ${referenceId}`);
+      }
     },
     grantConsent({ msisdn, scope = 'openid' }) {
       if (!isMsisdn(msisdn)) throw new TypeError('grantConsent: msisdn must be an E.164 MSISDN');

@@ -1,6 +1,8 @@
 import type { Fault } from './types';
 
 interface Armed {
+  /** Names the fault for disarm(): the payer's phone page lists and removes faults by id. */
+  readonly id: number;
   readonly fault: Fault;
   remaining: number;
 }
@@ -8,6 +10,7 @@ interface Armed {
 /** One-shot faults, consumed in injection order by the requests they match. */
 export class FaultQueue {
   private queue: Armed[] = [];
+  private nextId = 1;
 
   inject(fault: Fault): void {
     const times = fault.times ?? 1;
@@ -20,7 +23,19 @@ export class FaultQueue {
     if (fault.kind === 'delay' && !(Number.isFinite(fault.ms) && fault.ms >= 0)) {
       throw new TypeError('inject: ms must be a finite number >= 0');
     }
-    this.queue.push({ fault, remaining: times });
+    this.queue.push({ id: this.nextId++, fault, remaining: times });
+  }
+
+  /** The armed faults, in the order they are consumed. */
+  list(): { id: number; fault: Fault; remaining: number }[] {
+    return this.queue.map(({ id, fault, remaining }) => ({ id, fault: { ...fault }, remaining }));
+  }
+
+  /** Removes an armed fault; false when there is none with that id (consumed already). */
+  disarm(id: number): boolean {
+    const before = this.queue.length;
+    this.queue = this.queue.filter((armed) => armed.id !== id);
+    return this.queue.length < before;
   }
 
   /** The first armed fault matching this request, consumed once; undefined if none. */

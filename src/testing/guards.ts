@@ -32,6 +32,15 @@ export function checkTargetEnvironment(
   }
 }
 
+/** The user id of a Basic Authorization value, if it is one. */
+export function basicUserId(authorization: string): string | undefined {
+  const encoded = /^Basic\s+(\S+)$/i.exec(authorization)?.[1];
+  if (encoded === undefined) return undefined;
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return colon > 0 ? decoded.slice(0, colon) : undefined;
+}
+
 /** Basic credentials of the configured API user or of a provisioned one (spec 4.7, 5.2). */
 export function basicCredentialsValid(
   authorization: string,

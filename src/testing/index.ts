@@ -9,11 +9,13 @@ import { createEngine } from './engine';
 import { createFetch } from './fetch';
 import { listen } from './listen';
 import { createHandlers, type HttpHandler } from './msw';
+import { withPayerPhone } from './page/routes';
 import type { ListeningServer, ListenOptions, SimulatorOptions, SimulatorState } from './types';
 
 export type {
   ConsentGrant,
   ConsentRequestInfo,
+  Decision,
   DeliveryNotification,
   Fault,
   ListeningServer,
@@ -27,6 +29,7 @@ export type {
   SimTransaction,
   SimulatorOptions,
   SimulatorState,
+  TransactionKind,
   TransactionStatus,
 } from './types';
 
@@ -40,7 +43,7 @@ export interface Simulator extends SimulatorState {
   readonly fetch: typeof fetch;
   /**
    * Serves the simulator over node:http, on 127.0.0.1 by default (port 0 = any free port),
-   * with the `/_simulator/` control routes (docs/simulator.md).
+   * with the `/_simulator/` control routes and the payer's phone page (docs/simulator.md).
    */
   listen(options?: ListenOptions): Promise<ListeningServer>;
   /** A MomoClient wired to `sim.fetch`, with fast polling. */
@@ -58,7 +61,8 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       return handlers;
     },
     fetch: simulatorFetch,
-    listen: (listenOptions) => listen(withControlRoutes(engine), listenOptions),
+    listen: (listenOptions) =>
+      listen(withPayerPhone(engine, withControlRoutes(engine)), listenOptions),
     client: (overrides = {}) =>
       new MomoClient({
         baseUrl,
@@ -81,6 +85,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       return engine.requests;
     },
     settle: (referenceId, status, reason) => engine.settle(referenceId, status, reason),
+    decide: (referenceId, decision) => engine.decide(referenceId, decision),
     grantConsent: (consent) => engine.grantConsent(consent),
     get deliveryNotifications() {
       return engine.deliveryNotifications;

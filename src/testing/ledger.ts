@@ -1,10 +1,12 @@
 import { add, compare, type Decimal, formatDecimal, parseDecimal, subtract } from './decimal';
+import { kindOf, preApprovalView } from './kinds';
 import { type PlannedOutcome, reason as reasonFor } from './outcomes';
 import type { Operation, Party, Product, Reason, SimTransaction, TransactionStatus } from './types';
 
 /** What a result body shows of the request (MTN's TransferResult / RequestToPayResult fields). */
 export interface TxFields {
-  amount: string;
+  /** Absent only where the request moves no money (a pre-approval, an invoice cancellation). */
+  amount?: string;
   currency: string;
   externalId?: string;
   payee?: Party;
@@ -26,7 +28,7 @@ export interface TxRecord extends TxFields {
   readonly financialTransactionId: string;
   readonly plan: PlannedOutcome;
   /** Sign of the effect on the product's balance when SUCCESSFUL. */
-  readonly effect: 'debit' | 'credit';
+  readonly effect: 'debit' | 'credit' | 'none';
   /** A business rule checked when the transaction becomes final (e.g. refund rules). */
   readonly check?: (tx: TxRecord, ledger: Ledger) => Reason | undefined;
   /** Extra data a route keeps (e.g. referenceIdToRefund). */
@@ -36,12 +38,29 @@ export interface TxRecord extends TxFields {
   status: TransactionStatus;
   reason: Reason | undefined;
   finalizedAt: number | undefined;
+  /** When an approved pre-approval was cancelled. */
+  cancelledAt: number | undefined;
+}
+
+/**
+ * A time limit: still PENDING `afterMs` after acceptance (undecided, or decided later than
+ * that), the transaction ends FAILED with `reason` (an invoice's validityDuration).
+ */
+export interface Deadline {
+  readonly afterMs: number;
+  readonly reason: Reason;
 }
 
 export type NewTx = Omit<
   TxRecord,
-  'status' | 'reason' | 'finalizedAt' | 'createdAt' | 'settlesAt' | 'financialTransactionId'
->;
+  | 'status'
+  | 'reason'
+  | 'finalizedAt'
+  | 'createdAt'
+  | 'settlesAt'
+  | 'financialTransactionId'
+  | 'cancelledAt'
+> & { readonly deadline?: Deadline };
 
 type Timer = ReturnType<typeof setTimeout>;
 
@@ -79,15 +98,24 @@ export class Ledger {
   /** Stores an accepted transaction as PENDING and schedules its settlement. */
   add(input: NewTx, now: number): TxRecord {
     this.sequence += 1;
-    const settles = input.plan.kind !== 'never';
+    const { deadline, ...fields } = input;
+    const decidedAt = input.plan.kind === 'never' ? undefined : now + this.settleMs;
+    const expiresAt = deadline ? now + deadline.afterMs : undefined;
+    // The deadline wins when the outcome would come later than it, or never.
+    const expiresFirst =
+      deadline !== undefined &&
+      expiresAt !== undefined &&
+      (decidedAt === undefined || expiresAt < decidedAt);
     const tx: TxRecord = {
-      ...input,
+      ...fields,
+      ...(expiresFirst ? { plan: { kind: 'fail', reason: deadline.reason } } : {}),
       createdAt: now,
-      settlesAt: settles ? now + this.settleMs : undefined,
+      settlesAt: expiresFirst ? expiresAt : decidedAt,
       financialTransactionId: String(100_000_000 + this.sequence),
       status: 'PENDING',
       reason: undefined,
       finalizedAt: undefined,
+      cancelledAt: undefined,
     };
     this.txs.set(tx.referenceId.toLowerCase(), tx);
     this.pending.add(tx);
@@ -103,11 +131,23 @@ export class Ledger {
     for (const tx of due) this.finalize(tx, now);
   }
 
-  /** Forces an outcome now (sim.settle). */
-  force(referenceId: string, status: 'SUCCESSFUL' | 'FAILED', reason?: Reason): void {
+  /** Marks an approved pre-approval cancelled (its lookup stays SUCCESSFUL). */
+  cancel(tx: TxRecord, now: number): void {
+    tx.cancelledAt = now;
+  }
+
+  /** Forces an outcome now (sim.settle, sim.decide). */
+  force(
+    referenceId: string,
+    status: 'SUCCESSFUL' | 'FAILED',
+    reason?: Reason,
+    caller = 'settle',
+  ): void {
     const tx = this.get(referenceId);
-    if (!tx) throw new Error(`settle: no transaction ${referenceId}`);
-    if (tx.status !== 'PENDING') throw new Error(`settle: ${referenceId} is already ${tx.status}`);
+    if (!tx) throw new Error(`${caller}: no transaction ${referenceId}`);
+    if (tx.status !== 'PENDING') {
+      throw new Error(`${caller}: ${referenceId} is already ${tx.status}`);
+    }
     const forced = status === 'FAILED' ? (reason ?? reasonFor('INTERNAL_PROCESSING_ERROR')) : null;
     this.finalize(tx, Date.now(), forced);
   }
@@ -150,12 +190,13 @@ export class Ledger {
   }
 
   private fundsProblem(tx: TxRecord): Reason | undefined {
-    if (tx.effect !== 'debit') return undefined;
+    if (tx.effect !== 'debit' || tx.amount === undefined) return undefined;
     const short = compare(this.balance(tx.product), parseDecimal(tx.amount)) < 0;
     return short ? reasonFor('NOT_ENOUGH_FUNDS') : undefined;
   }
 
   private apply(tx: TxRecord): void {
+    if (tx.effect === 'none' || tx.amount === undefined) return;
     const current = this.balance(tx.product);
     const amount = parseDecimal(tx.amount);
     const next = tx.effect === 'debit' ? subtract(current, amount) : add(current, amount);
@@ -177,10 +218,15 @@ export class Ledger {
   }
 }
 
-export function toPublic(tx: TxRecord): SimTransaction {
+export function toPublic(tx: TxRecord, now: number): SimTransaction {
+  const preApproval = preApprovalView(tx, now);
   return {
     referenceId: tx.referenceId,
     operation: tx.operation,
+    kind: kindOf(tx.operation),
+    ...(tx.payer ? { payer: { ...tx.payer } } : {}),
+    ...(tx.payee ? { payee: { ...tx.payee } } : {}),
+    ...(tx.amount !== undefined ? { amount: tx.amount, currency: tx.currency } : {}),
     status: tx.status,
     ...(tx.reason ? { reason: { ...tx.reason } } : {}),
     body: tx.body,
@@ -189,5 +235,6 @@ export function toPublic(tx: TxRecord): SimTransaction {
     ...(tx.settlesAt !== undefined ? { settlesAt: tx.settlesAt } : {}),
     ...(tx.finalizedAt !== undefined ? { finalizedAt: tx.finalizedAt } : {}),
     financialTransactionId: tx.financialTransactionId,
+    ...(preApproval ? { preApproval } : {}),
   };
 }

@@ -58,7 +58,25 @@ async function serve(handle: CoreHandler, req: IncomingMessage, res: ServerRespo
     req.socket.destroy();
     return;
   }
+  if (result.headers.get('content-type')?.startsWith('text/event-stream') && result.body) {
+    await stream(result, res);
+    return;
+  }
   const payload = Buffer.from(await result.arrayBuffer());
   res.writeHead(result.status, Object.fromEntries(result.headers));
   res.end(payload);
+}
+
+/** An event stream (the payer's phone page) is written as it comes, until either side ends. */
+async function stream(result: Response, res: ServerResponse): Promise<void> {
+  const reader = (result.body as ReadableStream<Uint8Array>).getReader();
+  res.once('close', () => void reader.cancel().catch(() => undefined));
+  res.writeHead(result.status, Object.fromEntries(result.headers));
+  res.flushHeaders();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done || res.destroyed) break;
+    res.write(value);
+  }
+  res.end();
 }

@@ -14,6 +14,7 @@ export const REASONS = {
   PAYEE_NOT_FOUND: 'The payee could not be found.',
   PAYER_NOT_FOUND: 'The payer could not be found.',
   NOT_FOUND: 'The voucher was not found.',
+  TRANSACTION_CANCELED: 'The transaction was cancelled.',
 } as const;
 
 export function reason(code: keyof typeof REASONS): Reason {

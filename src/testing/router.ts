@@ -45,7 +45,7 @@ export interface RouteContext {
 export type RouteHandler = (ctx: RouteContext) => Response | Promise<Response>;
 
 export interface Route {
-  readonly method: 'GET' | 'POST' | 'PUT';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Path with `{name}` parameters, e.g. `/disbursement/v1_0/transfer/{referenceId}`. */
   readonly path: string;
   /** Whose credentials apply (DESIGN 3: the product the path begins with). */

@@ -14,7 +14,36 @@ export type Operation =
   | 'collection.redeemVoucher'
   | 'collection.standardDisbursement'
   | 'remittance.transfer'
-  | 'remittance.cashTransfer';
+  | 'remittance.cashTransfer'
+  | 'disbursement.depositV2'
+  | 'disbursement.refundV2'
+  | 'collection.requestToWithdrawV1'
+  | 'collection.preApproval'
+  | 'collection.createInvoice'
+  | 'collection.cancelInvoice'
+  | 'collection.createPayment';
+
+/**
+ * What a transaction is, whatever its version or product: what a payer's phone would show
+ * (`transfer` covers the disbursement and remittance transfers and the consent transfer).
+ */
+export type TransactionKind =
+  | 'transfer'
+  | 'deposit'
+  | 'refund'
+  | 'merchantPayment'
+  | 'requestToPay'
+  | 'requestToWithdraw'
+  | 'voucherRedemption'
+  | 'standardDisbursement'
+  | 'cashTransfer'
+  | 'preApproval'
+  | 'invoice'
+  | 'invoiceCancellation'
+  | 'payment';
+
+/** What an account holder (or `sim.decide()`) does with a pending transaction or consent. */
+export type Decision = 'approve' | 'decline';
 
 export type TransactionStatus = 'PENDING' | 'SUCCESSFUL' | 'FAILED';
 
@@ -65,6 +94,13 @@ export interface SimCredentials {
 export interface SimTransaction {
   readonly referenceId: string;
   readonly operation: Operation;
+  readonly kind: TransactionKind;
+  /** Who pays and who receives, where the request names them. */
+  readonly payer?: Party;
+  readonly payee?: Party;
+  /** Absent for a pre-approval (it moves no money) and an invoice cancellation. */
+  readonly amount?: string;
+  readonly currency?: string;
   readonly status: TransactionStatus;
   readonly reason?: Reason;
   /** The request body as received (parsed JSON). */
@@ -78,6 +114,13 @@ export interface SimTransaction {
   readonly finalizedAt?: number;
   /** Assigned at acceptance; shown in results only once SUCCESSFUL. */
   readonly financialTransactionId: string;
+  /** A pre-approval once approved: its id (for the listing and cancel) and its state now. */
+  readonly preApproval?: {
+    readonly preApprovalId: string;
+    readonly state: 'APPROVED' | 'EXPIRED' | 'CANCELLED';
+    /** Epoch milliseconds; absent when the request gave no `validityTime`. */
+    readonly expiresAt?: number;
+  };
 }
 
 export interface SentCallback {
@@ -171,6 +214,13 @@ export interface SimulatorState {
   readonly requests: readonly RecordedRequest[];
   /** Forces the outcome of a PENDING transaction now (and sends its callback). */
   settle(referenceId: string, status: 'SUCCESSFUL' | 'FAILED', reason?: Reason): void;
+  /**
+   * The account holder decides a pending transaction (approve: SUCCESSFUL, for an invoice
+   * paid, for a pre-approval approved; decline: FAILED with `APPROVAL_REJECTED`) or a
+   * pending consent request (by its auth_req_id: approve or deny). Throws for an unknown
+   * id or one that is no longer pending.
+   */
+  decide(referenceId: string, decision: Decision): void;
   /** A consent token that the oauth2 endpoints accept, for this account holder. */
   grantConsent(options: { msisdn: string; scope?: string }): ConsentGrant;
   /** Every accepted delivery notification, in order. */

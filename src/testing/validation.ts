@@ -11,11 +11,15 @@ const TEXT_FORBIDDEN = /['&<>\p{Cc}]/u;
 /** MTN rejects payerMessage / payeeNote longer than this. */
 const TEXT_MAX = 160;
 
-/** Identification types of spec 2.3 and 2.6 (cash transfer payer, voucher receiver). */
+/**
+ * Identification types of spec 2.3 and 2.6 (cash transfer payer, voucher receiver), plus
+ * `SRSSA`, the provider's documents' spelling of `SRSA` (sent under `compat: 'provider'`).
+ */
 export const IDENTIFICATION_TYPES: readonly string[] = [
   'PASS',
   'CPFA',
   'SRSA',
+  'SRSSA',
   'NRIN',
   'OTHR',
   'DRLC',
@@ -77,7 +81,7 @@ export function currencyField(body: Record<string, unknown>, accepted: string): 
   return value;
 }
 
-export function partyField(body: Record<string, unknown>, field: 'payee' | 'payer'): Party {
+export function partyField(body: Record<string, unknown>, field: string): Party {
   const value = body[field];
   if (value === undefined) return badRequest(`${field} is required.`);
   if (typeof value !== 'object' || value === null) {
@@ -161,4 +165,31 @@ export function uuidField(body: Record<string, unknown>, field: string): string 
   if (value === undefined) return badRequest(`${field} is required.`);
   if (!isAnyUuid(value)) return badRequest(`${field} must be a UUID.`);
   return value;
+}
+
+/** Optional free text under the rules of payerMessage / payeeNote (160 characters, no markup). */
+export function noteField(body: Record<string, unknown>, field: string): string | undefined {
+  const value = body[field];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') return badRequest(`${field} must be a string.`);
+  if (value.length > TEXT_MAX)
+    return badRequest(`${field} must be at most ${TEXT_MAX} characters.`);
+  if (TEXT_FORBIDDEN.test(value)) {
+    return badRequest(`${field} must not contain ', &, <, > or control characters.`);
+  }
+  return value;
+}
+
+/**
+ * An optional whole number of seconds, > 0: a JSON integer or a string of digits (MTN's
+ * documents type the same kind of field both ways).
+ */
+export function secondsField(body: Record<string, unknown>, field: string): number | undefined {
+  const value = body[field];
+  if (value === undefined) return undefined;
+  const seconds = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  if (typeof seconds !== 'number' || !Number.isSafeInteger(seconds) || seconds <= 0) {
+    return badRequest(`${field} must be a positive whole number of seconds.`);
+  }
+  return seconds;
 }

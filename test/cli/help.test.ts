@@ -10,6 +10,9 @@ const COMMANDS = [
   ['token', 'Usage: momo-partner-sdk token <product>'],
   ['balance', 'Usage: momo-partner-sdk balance <product>'],
   ['status', 'Usage: momo-partner-sdk status <product> <kind> <referenceId>'],
+  ['doctor', 'Usage: momo-partner-sdk doctor'],
+  ['simulator approve', 'Usage: momo-partner-sdk simulator approve <referenceId>'],
+  ['simulator decline', 'Usage: momo-partner-sdk simulator decline <referenceId>'],
 ] as const;
 
 describe('momo-partner-sdk --help and --version', { timeout: 60_000 }, () => {

@@ -119,6 +119,12 @@ describe('momo-partner-sdk status', { timeout: 60_000 }, () => {
     expect(run.code).toBe(5);
     expect(run.stdout).toContain(`disbursement transfer ${op.referenceId}: PENDING`);
     expect(run.stderr).toContain('not final after 1500 ms');
+    // Progress on stderr: where and in which target environment it waits, each status seen.
+    const progress = run.stderr.split('\n');
+    expect(progress[0]).toBe(
+      `disbursement transfer ${op.referenceId}: waiting at ${env().MOMO_BASE_URL} (target environment sandbox), up to 1500 ms...`,
+    );
+    expect(progress[1]).toMatch(/^ {2}\d{4}-\d\d-\d\dT[\d:.]+Z {2}PENDING$/);
   });
 
   it('exit 3 for an unknown id (404); exit 2 for a bad id, kind or flag', async () => {

@@ -75,6 +75,29 @@ export async function runCli(
   });
 }
 
+/** A long-running CLI child (the simulator): its output so far, and a way to stop it. */
+export async function startCli(args: string[]): Promise<{
+  out: () => string;
+  stop: () => Promise<number | null>;
+}> {
+  const child = spawn(process.execPath, [await cliScript(), ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return {
+    out: () => stdout,
+    stop: () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
 /** A simulator served on loopback in the test process, for the CLI to call. */
 export function useLoopbackSimulator(): {
   sim: Simulator;

@@ -15,11 +15,16 @@ const secrets = () => [
 const JWT = /eyJ[\w-]+\.[\w-]+\./;
 
 describe('momo-partner-sdk token', { timeout: 60_000 }, () => {
-  it('human output: type and expiry, never the token', async () => {
+  it('human output: type, expiry and the target environment checked, never the token', async () => {
     const run = await runCli(['token', 'disbursement'], env());
-    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.code).toBe(0);
     expect(run.stdout).toMatch(
-      /^disbursement: token issued \(type access_token\), valid until \d{4}-\d\d-\d\dT[\d:.]+Z \(\d+ s\)\n\(not shown; add --show-token to print it\)\n$/,
+      /^disbursement: token issued \(type access_token\), valid until \d{4}-\d\d-\d\dT[\d:.]+Z \(\d+ s\)\ndisbursement: target environment sandbox accepted \(a balance read answered 1000000\.00 EUR\)\n\(not shown; add --show-token to print it\)\n$/,
+    );
+    // Progress on stderr: where it asks, and for which target environment.
+    expect(run.stderr).toBe(
+      `disbursement: asking ${env().MOMO_BASE_URL} for a token (target environment sandbox)...\n` +
+        'disbursement: token issued; checking that target environment sandbox is accepted...\n',
     );
     expect(run.stdout).not.toMatch(JWT);
     expectNoneOf(run, secrets());
@@ -30,6 +35,9 @@ describe('momo-partner-sdk token', { timeout: 60_000 }, () => {
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({
       product: 'collection',
+      baseUrl: env().MOMO_BASE_URL,
+      targetEnvironment: 'sandbox',
+      targetEnvironmentAccepted: true,
       tokenType: 'access_token',
       expiresAt: expect.stringMatching(/Z$/),
       expiresIn: expect.any(Number),
@@ -38,7 +46,7 @@ describe('momo-partner-sdk token', { timeout: 60_000 }, () => {
     const shown = await runCli(['token', 'remittance', '--json', '--show-token'], env());
     expect(JSON.parse(shown.stdout).accessToken).toMatch(JWT);
     const human = await runCli(['token', 'remittance', '--show-token'], env());
-    expect(human.stdout.split('\n')[1]).toMatch(JWT);
+    expect(human.stdout.split('\n')[2]).toMatch(JWT);
     expectNoneOf(shown, [subscriptionKey, apiUser.key, basic]);
   });
 
@@ -68,10 +76,51 @@ describe('momo-partner-sdk token', { timeout: 60_000 }, () => {
     });
     expect(badProduct.code).toBe(2);
     expect(refused.code).toBe(3);
-    expect(refused.stderr).toContain('disbursement.getAccessToken: HTTP 401');
+    expect(refused.stderr).toContain(
+      'disbursement: the service refused the API user id or API key (login_failed): change MOMO_API_USER or MOMO_API_KEY',
+    );
     expect(refused.stdout).toBe('');
     const wrongBasic = Buffer.from(`${apiUser.id}:wrong-api-key-8e1f`).toString('base64');
     expectNoneOf(refused, ['wrong-api-key-8e1f', wrongBasic, subscriptionKey]);
+  });
+});
+
+describe('momo-partner-sdk token: the target environment', { timeout: 60_000 }, () => {
+  it('a wrong target environment is not OK: exit 3, naming MOMO_TARGET_ENVIRONMENT', async () => {
+    const [wrong, remittance] = await Promise.all([
+      runCli(['token', 'collection'], { ...env(), MOMO_TARGET_ENVIRONMENT: 'mtnghana' }),
+      runCli(['token', 'remittance', '--target-environment', 'mtnghana', '--json']),
+    ]);
+    expect(wrong).toMatchObject({ code: 3, stdout: '' });
+    expect(wrong.stderr).toContain(
+      "collection: token issued, but the service refused target environment 'mtnghana' (NOT_ALLOWED_TARGET_ENVIRONMENT): change MOMO_TARGET_ENVIRONMENT",
+    );
+    expect(remittance.code).toBe(2); // no credentials in this run's environment
+  });
+
+  it('remittance (no balance): checked by looking up a transfer that does not exist', async () => {
+    const [ok, wrong] = await Promise.all([
+      runCli(['token', 'remittance'], env()),
+      runCli(['token', 'remittance'], { ...env(), MOMO_TARGET_ENVIRONMENT: 'mtnghana' }),
+    ]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain(
+      'remittance: target environment sandbox accepted (a status lookup was answered)',
+    );
+    expect(wrong.code).toBe(3);
+    expect(wrong.stderr).toContain('change MOMO_TARGET_ENVIRONMENT');
+  });
+
+  it('a refused subscription key is named as such', async () => {
+    const run = await runCli(['token', 'collection'], {
+      ...env(),
+      MOMO_COLLECTION_SUBSCRIPTION_KEY: 'nope-5e6f',
+    });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain(
+      'collection: the service refused the subscription key (invalid_subscription_key): change MOMO_COLLECTION_SUBSCRIPTION_KEY',
+    );
+    expectNoneOf(run, ['nope-5e6f', subscriptionKey]);
   });
 });
 

@@ -8,7 +8,15 @@
  * cannot be installed here is reported as skipped, with the reason. Exits 1 on a failure.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { checkDistImports, checkPackedFiles } from './dist.mjs';
@@ -96,12 +104,26 @@ try {
     'vitest/deposit.test.mjs': vitestSuite,
   };
   for (const [file, text] of Object.entries(files)) writeFileSync(join(consumer, file), text);
+  // ./otel: the partner brings @opentelemetry/api and an SDK (this repository's copies).
+  symlinkSync(
+    join(root, 'node_modules/@opentelemetry'),
+    join(consumer, 'node_modules/@opentelemetry'),
+  );
+  for (const file of ['otel-cjs.cjs', 'otel-esm.mjs']) {
+    copyFileSync(join(import.meta.dirname, file), join(consumer, file));
+  }
 
   await check(`Node ${process.versions.node} ESM`, () =>
     inConsumer(process.execPath, ['run-esm.mjs']),
   );
   await check(`Node ${process.versions.node} CJS`, () =>
     inConsumer(process.execPath, ['run-cjs.cjs']),
+  );
+  await check('./otel with @opentelemetry/api, CJS', () =>
+    inConsumer(process.execPath, ['otel-cjs.cjs']),
+  );
+  await check('./otel with @opentelemetry/api, ESM', () =>
+    inConsumer(process.execPath, ['otel-esm.mjs']),
   );
   await check('./redis without a Redis client, ESM', () =>
     inConsumer(process.execPath, ['redis-esm.mjs']),

@@ -17,6 +17,11 @@ const ALLOWED = {
   'index.d.cts': [],
   'testing.d.ts': ['momo-partner-sdk', 'msw'],
   'testing.d.cts': ['momo-partner-sdk', 'msw'],
+  // ./otel: the partner's own @opentelemetry/api (an optional peer); the client's types by name.
+  'otel.js': ['@opentelemetry/api'],
+  'otel.cjs': ['@opentelemetry/api'],
+  'otel.d.ts': ['@opentelemetry/api', 'momo-partner-sdk'],
+  'otel.d.cts': ['@opentelemetry/api', 'momo-partner-sdk'],
 };
 
 /** Node built-ins, with or without `node:` (tsup strips it in the CommonJS build). */

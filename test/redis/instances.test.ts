@@ -164,6 +164,8 @@ describeWithRedis('many instances on one Redis (real processes, real redis-serve
           operation: 'disbursement.deposit',
           referenceId: sent?.referenceId,
           createdAt: expect.any(Number),
+          baseUrl: http.url,
+          targetEnvironment: 'sandbox',
         },
       ]);
       expect(pending[0]?.createdAt).toBeLessThanOrEqual(sent?.createdAt ?? 0); // recorded before it left

@@ -16,6 +16,7 @@ const token = (accessToken: string, lifetimeMs = 60_000): StoredToken => {
 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let prefixes = 0;
+const PLATFORM = { baseUrl: 'http://127.0.0.1:1', targetEnvironment: 'sandbox' };
 const freshPrefix = () => `t${++prefixes}-${process.pid}:`;
 
 describeWithRedis('Redis stores (real redis-server)', () => {
@@ -45,7 +46,7 @@ describeWithRedis('Redis stores (real redis-server)', () => {
         const store = new RedisTokenStore(redis.client, { prefix });
         await store.set(KEY, token('tok-1', 30_000));
         expect(await store.get(KEY)).toMatchObject({ accessToken: 'tok-1' });
-        const redisKey = `${prefix}token:disbursement:3f1c5e2a-8b4d-4c6e-9a7b-1d2e3f405162:sandbox`;
+        const redisKey = `{${prefix}token:disbursement:3f1c5e2a-8b4d-4c6e-9a7b-1d2e3f405162:sandbox}`;
         const ttl = Number(await rawCommand(['PTTL', redisKey]));
         expect(ttl).toBeGreaterThan(25_000);
         expect(ttl).toBeLessThanOrEqual(30_000);
@@ -55,7 +56,7 @@ describeWithRedis('Redis stores (real redis-server)', () => {
 
       it('reads a malformed value as a miss', async () => {
         const prefix = freshPrefix();
-        await rawCommand(['SET', `${prefix}token:disbursement:x:sandbox`, '{"accessToken":1}']);
+        await rawCommand(['SET', `{${prefix}token:disbursement:x:sandbox}`, '{"accessToken":1}']);
         const store = new RedisTokenStore(redis.client, { prefix });
         expect(await store.get('momo:disbursement:x:sandbox')).toBeUndefined();
       });
@@ -95,6 +96,7 @@ describeWithRedis('Redis stores (real redis-server)', () => {
           operation: 'collection.requestToPay',
           referenceId: 'a0c2b1f4-3f5e-4d6a-9b7c-8d9e0f1a2b3c',
           createdAt: Date.now(),
+          ...PLATFORM,
         };
         await a.journal.record(entry);
         expect(await b.journal.pending()).toEqual([]);
@@ -114,18 +116,21 @@ describeWithRedis('Redis stores (real redis-server)', () => {
           operation: 'disbursement.deposit',
           referenceId: ids[1],
           createdAt: now,
+          ...PLATFORM,
         });
         await journal.record({
           product: 'remittance',
           operation: 'remittance.transfer',
           referenceId: ids[0],
           createdAt: now - 1_000,
+          ...PLATFORM,
         });
         await journal.record({
           product: 'remittance',
           operation: 'remittance.cashTransfer', // a second record of a pending id changes nothing
           referenceId: ids[0],
           createdAt: now,
+          ...PLATFORM,
         });
         const pending = await journal.pending();
         expect(pending.map((e) => [e.referenceId, e.operation])).toEqual([

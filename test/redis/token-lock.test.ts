@@ -29,8 +29,8 @@ describeWithRedis('the refresh lock, as a cold client meets it', () => {
     const client = () => sim.client({ tokenStore: new RedisTokenStore(redis.client, { prefix }) });
     return {
       sim,
-      lockKey: `${prefix}token-lock:${tail}`,
-      tokenKey: `${prefix}token:${tail}`,
+      lockKey: `{${prefix}token:${tail}}:lock`, // one hash tag: one cluster slot
+      tokenKey: `{${prefix}token:${tail}}`,
       tokenRequests,
       client,
     };

@@ -7,6 +7,8 @@ const record = (referenceId: string, createdAt: number) => ({
   operation: 'disbursement.deposit',
   referenceId,
   createdAt,
+  baseUrl: 'https://sandbox.momodeveloper.mtn.com',
+  targetEnvironment: 'sandbox',
 });
 
 describe('the in-memory journal bounds', () => {

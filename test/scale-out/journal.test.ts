@@ -55,7 +55,7 @@ describe('journal of operations in flight (default: in memory)', () => {
     });
   });
 
-  it('lists what was sent and not seen final: product, operation, reference id, time; nothing else', async () => {
+  it('lists what was sent and not seen final: product, operation, reference id, time, platform; nothing else', async () => {
     const sim = createSimulator();
     const momo = sim.client();
     const before = Date.now();
@@ -73,6 +73,8 @@ describe('journal of operations in flight (default: in memory)', () => {
       operation: 'collection.requestToPay',
       referenceId: accepted.referenceId,
       createdAt: expect.any(Number),
+      baseUrl: 'https://sandbox.momo.test',
+      targetEnvironment: 'sandbox',
     });
     expect(entry?.createdAt).toBeGreaterThanOrEqual(before);
     sim.settle(accepted.referenceId, 'FAILED');
@@ -126,6 +128,8 @@ describe('journal of operations in flight (default: in memory)', () => {
       operation: 'remittance.transfer',
       referenceId,
       createdAt: Date.now() - 60_000,
+      baseUrl: 'https://sandbox.momo.test',
+      targetEnvironment: 'sandbox',
     });
     const momo = sim.client({ journal });
     const outcomes = await momo.journal.resume();

@@ -139,19 +139,22 @@ describe('simulator: request to withdraw', () => {
     ]);
   });
 
-  it('answers 405 to POST (spec 4.10 says PUT) and 401 to wrong Basic credentials', async () => {
+  it('accepts POST too (the provider document), 405 to DELETE, 401 to wrong Basic', async () => {
     const sim = simulator();
     const http = rawClient(sim);
     const post = await http.create(RTW, payment());
-    expect(post.response.status).toBe(405);
-    expect(post.response.headers.get('allow')).toBe('PUT');
+    expect(post.response.status).toBe(202);
+    expect(sim.transaction(post.referenceId)?.operation).toBe('collection.requestToWithdraw');
+    const removal = await http.create(RTW, payment(), { method: 'DELETE' });
+    expect(removal.response.status).toBe(405);
+    expect(removal.response.headers.get('allow')).toBe('PUT, POST');
     const wrong = await http.create(RTW, payment(), {
       method: 'PUT',
       authorization: 'Basic Zm9vOmJhcg==',
     });
     expect(wrong.response.status).toBe(401);
     expect(await wrong.response.json()).toEqual({ error: 'login_failed' });
-    expect(sim.transactions).toHaveLength(0);
+    expect(sim.transactions).toHaveLength(1);
   });
 
   it('sends its callback by PUT', async () => {

@@ -3,6 +3,6 @@
 // here, against src/, it is a real module load, which tests on fake timers cannot wait
 // for. Load them once up front.
 await import('ky');
-await import('../../src/core/node-fetch/index');
+await import('../../src/core/node-pool/index');
 
 export {};

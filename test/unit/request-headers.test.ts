@@ -1,5 +1,6 @@
 import { isValidationError, MomoClient } from 'momo-partner-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
+import pkg from '../../package.json' with { type: 'json' };
 import { transferBody } from '../support/fake-service';
 import { startLoopbackService } from '../support/loopback-service';
 
@@ -51,5 +52,29 @@ describe('the base URL', () => {
     expect(deposit?.path).toBe('/disbursement/v1_0/deposit');
     expect(deposit?.headers.host).toBe(`localhost:${port}`);
     expect(deposit?.headers['x-reference-id']).toBe(accepted.referenceId);
+  });
+});
+
+describe('the headers of the provider production platform', () => {
+  it('token requests carry X-Target-Environment; every request names the SDK and its runtime', async () => {
+    service = await startLoopbackService();
+    const momo = new MomoClient({ ...service.options, targetEnvironment: 'mtnuganda' });
+    await momo.disbursement.deposit(transferBody);
+    const token = service.seen.find((s) => s.path === '/disbursement/token/');
+    const deposit = service.seen.find((s) => s.path.endsWith('/deposit'));
+    expect(token?.headers['x-target-environment']).toBe('mtnuganda');
+    const userAgent = new RegExp(
+      `^momo-partner-sdk/${pkg.version.replaceAll('.', '\\.')} node/${process.versions.node}$`,
+    );
+    expect(token?.headers['user-agent']).toMatch(userAgent);
+    expect(deposit?.headers['user-agent']).toMatch(userAgent);
+  });
+
+  it("keeps a caller's own User-Agent instead of the SDK's", async () => {
+    service = await startLoopbackService();
+    const momo = new MomoClient(service.options);
+    await momo.disbursement.deposit(transferBody, { headers: { 'user-agent': 'shop/2.0' } });
+    const deposit = service.seen.find((s) => s.path.endsWith('/deposit'));
+    expect(deposit?.headers['user-agent']).toBe('shop/2.0');
   });
 });

@@ -101,8 +101,12 @@ describe('the retry loop', () => {
     depositAnswers(noBody(202));
     const controller = new AbortController();
     const momo = makeClient({
-      // Aborts at the moment the answer is in, before the call resolves.
-      hooks: { onResponse: () => controller.abort(new Error('too late')) },
+      // Aborts at the moment the deposit's answer is in, before the call resolves.
+      hooks: {
+        onResponse: (info) => {
+          if (info.operation === 'disbursement.deposit') controller.abort(new Error('too late'));
+        },
+      },
     });
     const accepted = await momo.disbursement.deposit(transferBody, { signal: controller.signal });
     expect(accepted.referenceId).toBe(deposits()[0]?.headers['x-reference-id']);

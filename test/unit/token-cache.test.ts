@@ -25,7 +25,7 @@ describe('access tokens', () => {
     expect(bearer.size).toBe(1);
   });
 
-  it('keeps the token for its lifetime and refreshes it inside the refresh window', async () => {
+  it('keeps the token for its lifetime and refreshes it 10 minutes before expiry (the provider asks so)', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
       service.server.use(
@@ -34,12 +34,51 @@ describe('access tokens', () => {
       );
       const momo = makeClient();
       await momo.disbursement.getBalance();
-      vi.setSystemTime(Date.now() + 3_500_000); // 100 s left: still outside the 60 s window
+      vi.setSystemTime(Date.now() + 2_990_000); // 610 s left: still outside the 600 s window
+      await momo.disbursement.getBalance();
+      expect(service.count(TOKEN)).toBe(1);
+      vi.setSystemTime(Date.now() + 20_000); // 590 s left: refresh
+      await momo.disbursement.getBalance();
+      expect(service.count(TOKEN)).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("takes the refresh window from tokenRefreshWindowMs, at most half a short token's life", async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      service.server.use(
+        tokenHandler('disbursement', 3600),
+        http.get(`${BASE}/disbursement/v1_0/account/balance`, balance),
+      );
+      const momo = makeClient({ tokenRefreshWindowMs: 60_000 });
+      await momo.disbursement.getBalance();
+      vi.setSystemTime(Date.now() + 3_500_000); // 100 s left: outside a 60 s window
       await momo.disbursement.getBalance();
       expect(service.count(TOKEN)).toBe(1);
       vi.setSystemTime(Date.now() + 50_000); // 50 s left: refresh
       await momo.disbursement.getBalance();
       expect(service.count(TOKEN)).toBe(2);
+
+      service.server.use(tokenHandler('disbursement', 300)); // a 5-minute token
+      const short = makeClient();
+      await short.disbursement.getBalance();
+      vi.setSystemTime(Date.now() + 140_000); // 160 s left: inside 600 s, outside half (150 s)
+      await short.disbursement.getBalance();
+      expect(service.count(TOKEN)).toBe(3);
+      vi.setSystemTime(Date.now() + 20_000); // 140 s left: refresh
+      await short.disbursement.getBalance();
+      expect(service.count(TOKEN)).toBe(4);
+
+      const error = (() => {
+        try {
+          makeClient({ tokenRefreshWindowMs: -1 });
+        } catch (e) {
+          return e as { field?: string };
+        }
+      })();
+      expect(error?.field).toBe('tokenRefreshWindowMs');
     } finally {
       vi.useRealTimers();
     }

@@ -4,9 +4,10 @@ import { describe, expect, it } from 'vitest';
 
 // The client runs wherever fetch does (browsers, workers, Deno, Bun): its code uses no
 // Node-only global and imports no Node module at run time. The simulator (src/testing)
-// the CLI and ./redis are Node tools and exempt, and so is the Node fast path (src/core/node-fetch),
-// which src/core/fast-path.ts loads only after checking that the runtime is Node. The package check runs the built entry with web
-// globals only; this names the offending line before a build.
+// the CLI and ./redis are Node tools and exempt, and so is the Node pool
+// (src/core/node-pool), which src/core/sender.ts (loadNodePath) loads only after checking
+// that the runtime is Node. The package check runs the built entry with web globals only;
+// this names the offending line before a build.
 const NODE_ONLY = [
   [/(?<![\w.])Buffer\b/, 'Buffer'],
   [/(?<![\w.])process\b/, 'process'],
@@ -19,7 +20,7 @@ const NODE_TOOLS = [
   join('src', 'testing'),
   join('src', 'cli'),
   join('src', 'redis'),
-  join('src', 'core', 'node-fetch'),
+  join('src', 'core', 'node-pool'),
 ];
 
 function sources(dir: string): string[] {

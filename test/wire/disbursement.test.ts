@@ -24,7 +24,8 @@ describe('Disbursement on the wire', () => {
     const basic = Buffer.from(`${apiUser.id}:${apiUser.key}`).toString('base64');
     expect(request.headers.authorization).toBe(`Basic ${basic}`);
     expect(request.headers['ocp-apim-subscription-key']).toBe(subscriptionKey);
-    expect(request.headers['x-target-environment']).toBeUndefined();
+    // DESIGN 7.2: the provider's new production platform refuses a token request without it.
+    expect(request.headers['x-target-environment']).toBe('sandbox');
     expect(request.body).toBeUndefined();
     expect(token.tokenType).toBe('access_token');
     expect(token.expiresIn).toBeGreaterThan(3500);

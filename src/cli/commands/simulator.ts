@@ -1,6 +1,7 @@
 import { withControlRoutes } from '../../testing/control';
 import { createEngine } from '../../testing/engine';
 import { listen } from '../../testing/listen';
+import { withPayerPhone } from '../../testing/page/routes';
 import { parseCommand } from '../args';
 import type { Command } from '../command';
 import { ExitCode, UsageError } from '../output';
@@ -8,7 +9,9 @@ import { ExitCode, UsageError } from '../output';
 const USAGE = `Usage: momo-partner-sdk simulator [options]
 
 Serves a stateful, in-memory fake of the Mobile-Money Partner API on loopback, with
-control routes under /_simulator/ (settle, consent, faults, state: docs/simulator.md).
+control routes under /_simulator/ (settle, consent, faults, state: docs/simulator.md)
+and the payer's phone at /_simulator/: a web page that shows transactions, callbacks,
+balances and faults live, with Approve and Decline for what is pending.
 
 Options:
   --port <n>        port to listen on (default 4010; 0 picks a free port)
@@ -16,6 +19,9 @@ Options:
   --settle-ms <n>   milliseconds until a transaction is final (default 100)
   -h, --help        show this help
   -v, --version     print the version
+
+A running simulator is steered with \`momo-partner-sdk simulator approve <referenceId>\`
+and \`simulator decline <referenceId>\` (or the buttons of its page).
 `;
 
 function integer(value: string | undefined, name: string, fallback: number): number {
@@ -43,7 +49,7 @@ export const simulatorCommand: Command = {
     if (port > 65_535) throw new UsageError('--port must be at most 65535');
     const settleMs = integer(args.text('settle-ms'), 'settle-ms', 100);
     const engine = createEngine({ settleMs });
-    const server = await listen(withControlRoutes(engine), {
+    const server = await listen(withPayerPhone(engine, withControlRoutes(engine)), {
       port,
       host: args.text('host') ?? '127.0.0.1',
     });
@@ -52,6 +58,7 @@ export const simulatorCommand: Command = {
       [
         `MoMo simulator listening on ${server.url}`,
         '',
+        `  payer's phone      ${server.url}/_simulator/  (open it in a browser)`,
         `  baseUrl            ${server.url}`,
         `  subscriptionKey    ${subscriptionKey}`,
         `  apiUser.id         ${apiUser.id}`,

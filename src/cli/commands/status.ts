@@ -1,4 +1,5 @@
 import type { MomoClient } from '../../client';
+import type { ProductName } from '../../core/options';
 import { isWaitTimeoutError } from '../../errors';
 import type { WaitOptions } from '../../polling/poller';
 import type { TableOperation } from '../../products/endpoints';
@@ -6,8 +7,16 @@ import { operationTables } from '../../products/tables';
 import type { StatusLike } from '../../schemas/common';
 import { oneOf, parseCommand, positiveInteger } from '../args';
 import type { Command } from '../command';
-import { CONNECTION_FLAGS, CONNECTION_HELP, clientFromEnv, productArg } from '../env';
-import { ExitCode, printJson, UsageError } from '../output';
+import {
+  CONNECTION_FLAGS,
+  CONNECTION_HELP,
+  clientFromEnv,
+  connectionFromEnv,
+  productArg,
+  refusedCredential,
+} from '../env';
+import { environmentFix, isEnvironmentRefusal } from '../environment';
+import { CliFailure, ExitCode, printJson, UsageError } from '../output';
 
 type Result = StatusLike;
 interface Kind {
@@ -42,8 +51,9 @@ for (const product of ['disbursement', 'collection', 'remittance'] as const) {
 
 const USAGE = `Usage: momo-partner-sdk status <product> <kind> <referenceId> [options]
 
-Looks up an operation by its reference id; with --wait, polls until it is final.
-Exit code 4 when it is FAILED, 5 when --wait runs out of time.
+Looks up an operation by its reference id; with --wait, polls until it is final and
+reports each status seen on stderr. Exit code 4 when it is FAILED, 5 when --wait runs
+out of time.
 
   <product> <kind>    disbursement: ${Object.keys(KINDS.disbursement ?? {}).join(', ')}
                       collection: ${Object.keys(KINDS.collection ?? {}).join(', ')}
@@ -75,25 +85,51 @@ export const statusCommand: Command = {
       throw new UsageError('--timeout-ms goes with --wait');
     }
     const momo = clientFromEnv(io, args, product);
+    const what = `${product} ${kindWord} ${referenceId}`;
     const show = (result: Result) =>
-      args.flag('json')
-        ? printJson(io, result)
-        : io.out(describe(`${product} ${kindWord} ${referenceId}`, result));
+      args.flag('json') ? printJson(io, result) : io.out(describe(what, result));
+    const progress = (text: string) => (args.flag('json') ? undefined : io.err(`${text}\n`));
+    const wait: WaitOptions<Result> = {
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      onStatus: (seen) => progress(`  ${new Date().toISOString()}  ${seen.status}`),
+    };
+    if (args.flag('wait')) {
+      const { baseUrl, targetEnvironment } = connectionFromEnv(io, args);
+      const deadline = `${timeoutMs ?? 300_000} ms`;
+      progress(
+        `${what}: waiting at ${baseUrl} (target environment ${targetEnvironment}), up to ${deadline}...`,
+      );
+    }
     let result: Result;
     try {
       result = args.flag('wait')
-        ? await kind.wait(momo, referenceId, timeoutMs === undefined ? {} : { timeoutMs })
+        ? await kind.wait(momo, referenceId, wait)
         : await kind.get(momo, referenceId);
     } catch (error) {
       // The last status seen is still worth printing before exit code 5.
       const last = isWaitTimeoutError(error) ? error.lastStatus : undefined;
       if (last !== null && typeof last === 'object') show(last as Result);
-      throw error;
+      throw explained(error, io.env, product, connectionFromEnv(io, args).targetEnvironment);
     }
     show(result);
     return result.status === 'FAILED' ? ExitCode.failed : ExitCode.ok;
   },
 };
+
+/** A refused credential or target environment, said with the MOMO_* variable to change. */
+function explained(
+  error: unknown,
+  env: Readonly<Record<string, string | undefined>>,
+  product: ProductName,
+  targetEnvironment: string,
+): unknown {
+  const refused = refusedCredential(error, env, product);
+  if (refused) return new CliFailure(refused, ExitCode.api);
+  if (isEnvironmentRefusal(error)) {
+    return new CliFailure(`${product}: ${environmentFix(targetEnvironment)}`, ExitCode.api);
+  }
+  return error;
+}
 
 /** Human output: the status line, then the fields a person checks. */
 function describe(what: string, result: Result): string {

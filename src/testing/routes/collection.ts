@@ -1,4 +1,4 @@
-import { badRequest, codeError, empty, json } from '../http';
+import { badRequest, codeError, empty } from '../http';
 import type { Route, RouteContext } from '../router';
 import {
   amountField,
@@ -8,13 +8,26 @@ import {
   optionalTexts,
   partyField,
 } from '../validation';
-import { balanceRoute, tokenRoute } from './common';
-import { createTransaction, jsonBody, lookupTransaction, type ParsedCreate } from './transactions';
+import {
+  activeRoute,
+  balanceInCurrencyRoute,
+  balanceRoute,
+  basicUserInfoByIdRoute,
+  tokenRoute,
+  userInfoRoute,
+} from './common';
+import {
+  type CreateSpec,
+  createTransaction,
+  jsonBody,
+  lookupTransaction,
+  type ParsedCreate,
+} from './transactions';
 
 const C = 'collection' as const;
 
 /** Request to pay and request to withdraw body (spec 2.2): a payer instead of a payee. */
-function payerBody(raw: unknown, ctx: RouteContext): ParsedCreate {
+export function payerBody(raw: unknown, ctx: RouteContext): ParsedCreate {
   const body = objectBody(raw);
   return {
     amount: amountField(body),
@@ -22,18 +35,6 @@ function payerBody(raw: unknown, ctx: RouteContext): ParsedCreate {
     payer: partyField(body, 'payer'),
     ...optionalTexts(body),
   };
-}
-
-/** GET /collection/v1_0/account/balance/{currency} (spec 4.16). */
-function balanceInCurrency(ctx: RouteContext): Response {
-  const currency = ctx.params.currency ?? '';
-  if (!/^[A-Z]{3}$/.test(currency)) {
-    return badRequest('currency must be an ISO 4217 code of three capitals.');
-  }
-  if (currency !== ctx.options.currency) {
-    return codeError(400, 'INVALID_CURRENCY', 'Currency not supported.');
-  }
-  return json(200, { availableBalance: ctx.ledger.formattedBalance(C), currency });
 }
 
 /** ISO 639-1 or 639-3 (spec 4.0): two or three letters. */
@@ -97,14 +98,10 @@ function deliveryNotification(ctx: RouteContext): Response {
 export const collectionRoutes: readonly Route[] = [
   tokenRoute(C),
   balanceRoute(C),
-  {
-    method: 'GET',
-    path: '/collection/v1_0/account/balance/{currency}',
-    product: C,
-    auth: 'bearer-optional',
-    targetEnvironment: 'required',
-    handle: balanceInCurrency,
-  },
+  balanceInCurrencyRoute(C),
+  basicUserInfoByIdRoute(C),
+  activeRoute(C),
+  userInfoRoute(C),
   {
     method: 'POST',
     path: '/collection/v1_0/requesttopay',
@@ -120,22 +117,15 @@ export const collectionRoutes: readonly Route[] = [
       parse: payerBody,
     }),
   },
-  {
-    method: 'PUT',
-    path: '/collection/v2_0/requesttowithdraw',
-    product: C,
-    auth: 'basic-or-bearer',
-    targetEnvironment: 'required',
-    handle: createTransaction({
-      operation: 'collection.requestToWithdraw',
-      callbackMethod: 'PUT',
-      effect: 'credit',
-      outcomeBy: 'payer',
-      parse: payerBody,
-    }),
-  },
-  lookup('/collection/v1_0/requesttopay/{referenceId}', 'collection.requestToPay'),
-  lookup('/collection/v1_0/requesttowithdraw/{referenceId}', 'collection.requestToWithdraw'),
+  withdrawRoute('POST', '/collection/v1_0/requesttowithdraw', 1),
+  // The specification says PUT, the provider's document POST (compat: 'provider'): both.
+  withdrawRoute('PUT', '/collection/v2_0/requesttowithdraw', 2),
+  withdrawRoute('POST', '/collection/v2_0/requesttowithdraw', 2),
+  lookup('/collection/v1_0/requesttopay/{referenceId}', ['collection.requestToPay']),
+  lookup('/collection/v1_0/requesttowithdraw/{referenceId}', [
+    'collection.requestToWithdraw',
+    'collection.requestToWithdrawV1',
+  ]),
   {
     method: 'POST',
     path: '/collection/v1_0/requesttopay/{referenceId}/deliverynotification',
@@ -146,16 +136,31 @@ export const collectionRoutes: readonly Route[] = [
   },
 ];
 
-function lookup(
-  path: string,
-  operation: 'collection.requestToPay' | 'collection.requestToWithdraw',
-): Route {
+function lookup(path: string, operations: CreateSpec['operation'][]): Route {
   return {
     method: 'GET',
     path,
     product: C,
     auth: 'bearer',
     targetEnvironment: 'required',
-    handle: lookupTransaction([operation]),
+    handle: lookupTransaction(operations),
+  };
+}
+
+/** Request to withdraw: v1 calls back by POST, v2 by PUT (MTN's documents, spec 4.10). */
+function withdrawRoute(method: 'POST' | 'PUT', path: string, version: 1 | 2): Route {
+  return {
+    method,
+    path,
+    product: C,
+    auth: 'basic-or-bearer',
+    targetEnvironment: 'required',
+    handle: createTransaction({
+      operation: version === 1 ? 'collection.requestToWithdrawV1' : 'collection.requestToWithdraw',
+      callbackMethod: version === 1 ? 'POST' : 'PUT',
+      effect: 'credit',
+      outcomeBy: 'payer',
+      parse: payerBody,
+    }),
   };
 }

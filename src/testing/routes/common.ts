@@ -1,7 +1,8 @@
-import { badRequest, json } from '../http';
-import type { Route } from '../router';
+import { basicUserId } from '../guards';
+import { badRequest, codeError, json } from '../http';
+import type { Route, RouteContext } from '../router';
 import type { Product } from '../types';
-import { isMsisdn } from '../validation';
+import { isEmail, isMsisdn } from '../validation';
 
 /** POST /{product}/token/ (spec 4.7): Basic credentials, no body. */
 export function tokenRoute(product: Product): Route {
@@ -14,7 +15,9 @@ export function tokenRoute(product: Product): Route {
     handle: (ctx) => {
       // MTN answers 400 to a body on the token endpoint; the spec says "No body".
       if (ctx.text.trim() !== '') return badRequest('The token endpoint takes no body.');
-      const { token, expiresIn } = ctx.tokens.issueAccess(product, ctx.options.apiUser.id, ctx.now);
+      // The token's subject is the API user that asked for it (the payee of its pre-approvals).
+      const subject = basicUserId(ctx.headers.get('authorization') ?? '') ?? ctx.options.apiUser.id;
+      const { token, expiresIn } = ctx.tokens.issueAccess(product, subject, ctx.now);
       return json(200, { access_token: token, token_type: 'access_token', expires_in: expiresIn });
     },
   };
@@ -33,6 +36,116 @@ export function balanceRoute(product: Product): Route {
         availableBalance: ctx.ledger.formattedBalance(product),
         currency: ctx.options.currency,
       }),
+  };
+}
+
+/** GET /{product}/v1_0/account/balance/{currency} (spec 4.16; MTN's document on each product). */
+export function balanceInCurrencyRoute(product: Product): Route {
+  return {
+    method: 'GET',
+    path: `/${product}/v1_0/account/balance/{currency}`,
+    product,
+    auth: 'bearer-optional',
+    targetEnvironment: 'required',
+    handle: (ctx) => {
+      const currency = ctx.params.currency ?? '';
+      if (!/^[A-Z]{3}$/.test(currency)) {
+        return badRequest('currency must be an ISO 4217 code of three capitals.');
+      }
+      if (currency !== ctx.options.currency) {
+        return codeError(400, 'INVALID_CURRENCY', 'Currency not supported.');
+      }
+      return json(200, { availableBalance: ctx.ledger.formattedBalance(product), currency });
+    },
+  };
+}
+
+/** MSISDNs that are not registered: the "not found" magic number of the outcome table. */
+const UNREGISTERED_MSISDNS: readonly string[] = ['46733123456'];
+
+/**
+ * GET /{product}/v1_0/accountholder/{accountHolderIdType}/{accountHolderId}/active: 200
+ * `{result}` (MTN's BooleanResult). The type is `msisdn` or `email`, in small letters as
+ * the document demands. Inactive (false): the not-found MSISDN `46733123456`, and an
+ * e-mail address beginning with `unknown`; every other valid id is active.
+ */
+export function activeRoute(product: Product): Route {
+  return {
+    method: 'GET',
+    path: `/${product}/v1_0/accountholder/{accountHolderIdType}/{accountHolderId}/active`,
+    product,
+    auth: 'bearer',
+    targetEnvironment: 'required',
+    handle: (ctx) => {
+      const idType = ctx.params.accountHolderIdType ?? '';
+      const id = ctx.params.accountHolderId ?? '';
+      if (idType === 'msisdn') {
+        if (!isMsisdn(id)) return badRequest('The MSISDN must be in E.164 form.');
+        return json(200, { result: !UNREGISTERED_MSISDNS.includes(id.replace(/^\+/, '')) });
+      }
+      if (idType === 'email') {
+        if (!isEmail(id)) return badRequest('The e-mail address is not valid.');
+        return json(200, { result: !/^unknown/i.test(id) });
+      }
+      return badRequest('accountHolderIdType must be msisdn or email (small letters).');
+    },
+  };
+}
+
+/** Account-holder id types of basic user info (MTN: MSISDN, Email, Alias, ID; any case). */
+const USER_ID_TYPES = ['msisdn', 'email', 'alias', 'id'] as const;
+
+/** The holder's id when valid for its type; 400 otherwise. */
+function accountHolder(ctx: RouteContext): { idType: string; id: string } {
+  const idType = (ctx.params.accountHolderIdType ?? '').toLowerCase();
+  const id = ctx.params.accountHolderId ?? '';
+  if (!(USER_ID_TYPES as readonly string[]).includes(idType)) {
+    return badRequest('accountHolderIdType must be MSISDN, Email, Alias or ID.');
+  }
+  if (idType === 'msisdn' && !isMsisdn(id)) return badRequest('The MSISDN must be in E.164 form.');
+  if (idType === 'email' && !isEmail(id)) return badRequest('The e-mail address is not valid.');
+  if (id.trim() === '') return badRequest('accountHolderId is required.');
+  return { idType, id };
+}
+
+/**
+ * GET /{product}/v1_0/accountholder/{accountHolderIdType}/{accountHolderId}/basicuserinfo
+ * (MTN's collection and disbursement documents). `msisdn/{msisdn}` (spec 4.18) is the
+ * same route with the type `msisdn`.
+ */
+export function basicUserInfoByIdRoute(product: Product): Route {
+  return {
+    method: 'GET',
+    path: `/${product}/v1_0/accountholder/{accountHolderIdType}/{accountHolderId}/basicuserinfo`,
+    product,
+    auth: 'bearer',
+    targetEnvironment: 'required',
+    handle: (ctx) => {
+      const { idType, id } = accountHolder(ctx);
+      return json(200, basicUserInfo(idType === 'msisdn' ? id : digitKey(id)));
+    },
+  };
+}
+
+/** A one-digit key for ids that are not MSISDNs, so that the same id gives the same person. */
+function digitKey(id: string): string {
+  let sum = 0;
+  for (const char of id) sum += char.codePointAt(0) ?? 0;
+  return String(sum % 10);
+}
+
+/** GET /{product}/oauth2/v1_0/userinfo (spec 4.20, MTN's documents on each product). */
+export function userInfoRoute(product: Product): Route {
+  return {
+    method: 'GET',
+    path: `/${product}/oauth2/v1_0/userinfo`,
+    product,
+    auth: 'consent',
+    targetEnvironment: 'required',
+    handle: (ctx) => {
+      const msisdn = ctx.token?.kind === 'consent' ? ctx.token.msisdn : '';
+      return json(200, userInfoWithConsent(msisdn));
+    },
   };
 }
 

@@ -1,6 +1,7 @@
 import { v4 as uuidv4 } from 'uuid';
 import { json, oauthError, rejectOauth } from '../http';
 import type { Route, RouteContext } from '../router';
+import type { Product } from '../types';
 import { isMsisdn } from '../validation';
 import { isHttpUrl } from './transactions';
 
@@ -77,6 +78,28 @@ function consentToken(ctx: RouteContext): Response {
   });
 }
 
+/** bc-authorize and the consent token on one product's paths (MTN's documents). */
+function productConsentRoutes(product: Product): Route[] {
+  return [
+    {
+      method: 'POST',
+      path: `/${product}/v1_0/bc-authorize`,
+      product,
+      auth: 'bearer',
+      targetEnvironment: 'required',
+      handle: bcAuthorize,
+    },
+    {
+      method: 'POST',
+      path: `/${product}/oauth2/token/`,
+      product,
+      auth: 'basic',
+      targetEnvironment: 'required',
+      handle: consentToken,
+    },
+  ];
+}
+
 export const consentRoutes: readonly Route[] = [
   {
     method: 'POST',
@@ -87,12 +110,7 @@ export const consentRoutes: readonly Route[] = [
     targetEnvironment: 'required',
     handle: bcAuthorize,
   },
-  {
-    method: 'POST',
-    path: '/collection/oauth2/token/',
-    product: 'collection',
-    auth: 'basic',
-    targetEnvironment: 'required',
-    handle: consentToken,
-  },
+  ...productConsentRoutes('collection'),
+  ...productConsentRoutes('disbursement'),
+  ...productConsentRoutes('remittance'),
 ];

@@ -1,4 +1,5 @@
 import { compare, parseDecimal, subtract } from '../decimal';
+import { isRefund } from '../kinds';
 import type { Ledger, TxRecord } from '../ledger';
 import type { Route, RouteContext } from '../router';
 import type { Reason } from '../types';
@@ -10,8 +11,20 @@ import {
   partyField,
   uuidField,
 } from '../validation';
-import { balanceRoute, basicUserInfoRoute, tokenRoute } from './common';
-import { createTransaction, lookupTransaction, type ParsedCreate } from './transactions';
+import {
+  activeRoute,
+  balanceInCurrencyRoute,
+  balanceRoute,
+  basicUserInfoByIdRoute,
+  tokenRoute,
+  userInfoRoute,
+} from './common';
+import {
+  type CreateSpec,
+  createTransaction,
+  lookupTransaction,
+  type ParsedCreate,
+} from './transactions';
 
 /** Transfer and deposit body (spec 2.2). */
 export function transferBody(raw: unknown, ctx: RouteContext): ParsedCreate {
@@ -61,29 +74,60 @@ const notAllowed = (message: string): Reason => ({ code: 'NOT_ALLOWED', message 
 function refundCheck(tx: TxRecord, ledger: Ledger): Reason | undefined {
   const target = ledger.get(tx.extra?.referenceIdToRefund ?? '');
   if (!target) return notAllowed('The transaction to refund was not found.');
-  if (target.operation === 'disbursement.refund') return notAllowed('A refund cannot be refunded.');
+  if (isRefund(target.operation)) return notAllowed('A refund cannot be refunded.');
+  if (target.amount === undefined) return notAllowed('The transaction to refund moved no money.');
   if (target.status !== 'SUCCESSFUL')
     return notAllowed('The transaction to refund is not successful.');
   if (target.currency !== tx.currency)
     return notAllowed('The currency differs from the refunded transaction.');
   const refunded = ledger
     .all()
-    .filter((other) => other.operation === 'disbursement.refund' && other.status === 'SUCCESSFUL')
+    .filter((other) => isRefund(other.operation) && other.status === 'SUCCESSFUL')
     .filter(
       (other) =>
         other.extra?.referenceIdToRefund?.toLowerCase() === target.referenceId.toLowerCase(),
     );
   const left = refunded.reduce(
-    (rest, other) => subtract(rest, parseDecimal(other.amount)),
+    (rest, other) => subtract(rest, parseDecimal(other.amount ?? '0')),
     parseDecimal(target.amount),
   );
-  if (compare(parseDecimal(tx.amount), left) > 0) {
+  if (compare(parseDecimal(tx.amount ?? '0'), left) > 0) {
     return notAllowed('The amount exceeds what is left to refund.');
   }
   return undefined;
 }
 
 const D = 'disbursement' as const;
+
+/** Deposit (v1: callback POST, spec 4.4; v2: callback PUT, MTN's document). */
+const depositSpec = (version: 1 | 2): CreateSpec => ({
+  operation: version === 1 ? 'disbursement.deposit' : 'disbursement.depositV2',
+  callbackMethod: version === 1 ? 'POST' : 'PUT',
+  effect: 'debit',
+  parse: transferBody,
+});
+
+/** Refund (v1: callback POST, spec 4.5; v2: callback PUT, MTN's document). */
+const refundSpec = (version: 1 | 2): CreateSpec => ({
+  operation: version === 1 ? 'disbursement.refund' : 'disbursement.refundV2',
+  callbackMethod: version === 1 ? 'POST' : 'PUT',
+  effect: 'debit',
+  parse: refundBody,
+  // Decided by the refund rules and the balance only, not by the shown payee.
+  outcomeBy: 'none',
+  check: refundCheck,
+});
+
+function creating(path: string, spec: CreateSpec): Route {
+  return {
+    method: 'POST',
+    path,
+    product: D,
+    auth: 'bearer',
+    targetEnvironment: 'required',
+    handle: createTransaction(spec),
+  };
+}
 
 /**
  * The Disbursement route table. Adding an endpoint is one entry here plus, at most, one
@@ -93,7 +137,10 @@ const D = 'disbursement' as const;
 export const disbursementRoutes: readonly Route[] = [
   tokenRoute(D),
   balanceRoute(D),
-  basicUserInfoRoute(D),
+  balanceInCurrencyRoute(D),
+  basicUserInfoByIdRoute(D),
+  activeRoute(D),
+  userInfoRoute(D),
   {
     method: 'POST',
     path: '/disbursement/v1_0/transfer',
@@ -107,35 +154,10 @@ export const disbursementRoutes: readonly Route[] = [
       parse: transferBody,
     }),
   },
-  {
-    method: 'POST',
-    path: '/disbursement/v1_0/deposit',
-    product: D,
-    auth: 'bearer',
-    targetEnvironment: 'required',
-    handle: createTransaction({
-      operation: 'disbursement.deposit',
-      callbackMethod: 'POST',
-      effect: 'debit',
-      parse: transferBody,
-    }),
-  },
-  {
-    method: 'POST',
-    path: '/disbursement/v1_0/refund',
-    product: D,
-    auth: 'bearer',
-    targetEnvironment: 'required',
-    handle: createTransaction({
-      operation: 'disbursement.refund',
-      callbackMethod: 'POST',
-      effect: 'debit',
-      parse: refundBody,
-      // Decided by the refund rules and the balance only, not by the shown payee.
-      outcomeBy: 'none',
-      check: refundCheck,
-    }),
-  },
+  creating('/disbursement/v1_0/deposit', depositSpec(1)),
+  creating('/disbursement/v2_0/deposit', depositSpec(2)),
+  creating('/disbursement/v1_0/refund', refundSpec(1)),
+  creating('/disbursement/v2_0/refund', refundSpec(2)),
   {
     method: 'POST',
     path: '/disbursement/oauth2/v1_0/transfer',
@@ -166,8 +188,15 @@ export const disbursementRoutes: readonly Route[] = [
     'disbursement.transfer',
     'disbursement.transferWithConsent',
   ]),
-  lookup('/disbursement/v1_0/deposit/{referenceId}', ['disbursement.deposit']),
-  lookup('/disbursement/v1_0/refund/{referenceId}', ['disbursement.refund']),
+  // The v2 operations are looked up at the v1 paths (MTN's documents have no v2 lookups).
+  lookup('/disbursement/v1_0/deposit/{referenceId}', [
+    'disbursement.deposit',
+    'disbursement.depositV2',
+  ]),
+  lookup('/disbursement/v1_0/refund/{referenceId}', [
+    'disbursement.refund',
+    'disbursement.refundV2',
+  ]),
   {
     method: 'GET',
     path: '/disbursementwithnewcapabilities/oauth2/v1_0/merchantpayment/{referenceId}',

@@ -1,5 +1,4 @@
 import { isAmount } from '../decimal';
-import { json } from '../http';
 import type { TxRecord } from '../ledger';
 import { resultBody } from '../results';
 import type { Route, RouteContext } from '../router';
@@ -15,7 +14,14 @@ import {
   partyField,
   requiredString,
 } from '../validation';
-import { tokenRoute, userInfoWithConsent } from './common';
+import {
+  activeRoute,
+  balanceInCurrencyRoute,
+  balanceRoute,
+  basicUserInfoRoute,
+  tokenRoute,
+  userInfoRoute,
+} from './common';
 import { transferBody } from './disbursement';
 import { createTransaction, lookupTransaction, type ParsedCreate } from './transactions';
 
@@ -86,6 +92,11 @@ function cashTransferResult(tx: TxRecord): Record<string, unknown> {
 /** Remittance: money goes out of the partner's remittance account. */
 export const remittanceRoutes: readonly Route[] = [
   tokenRoute(R),
+  balanceRoute(R),
+  balanceInCurrencyRoute(R),
+  activeRoute(R),
+  // MTN's remittance document has basic user info by MSISDN only.
+  basicUserInfoRoute(R),
   {
     method: 'POST',
     path: '/remittance/v1_0/transfer',
@@ -117,17 +128,7 @@ export const remittanceRoutes: readonly Route[] = [
   },
   lookup('/remittance/v1_0/transfer/{referenceId}', 'remittance.transfer'),
   lookup('/remittance/v2_0/cashtransfer/{referenceId}', 'remittance.cashTransfer'),
-  {
-    method: 'GET',
-    path: '/remittance/oauth2/v1_0/userinfo',
-    product: R,
-    auth: 'consent',
-    targetEnvironment: 'required',
-    handle: (ctx) => {
-      const msisdn = ctx.token?.kind === 'consent' ? ctx.token.msisdn : '';
-      return json(200, userInfoWithConsent(msisdn));
-    },
-  },
+  userInfoRoute(R),
 ];
 
 function lookup(path: string, operation: 'remittance.transfer' | 'remittance.cashTransfer'): Route {

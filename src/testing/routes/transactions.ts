@@ -1,5 +1,5 @@
 import { badRequest, codeError, empty, json, reject } from '../http';
-import type { Ledger, TxFields, TxRecord } from '../ledger';
+import type { Deadline, Ledger, TxFields, TxRecord } from '../ledger';
 import { type PlannedOutcome, planOutcome } from '../outcomes';
 import { renderResult } from '../results';
 import type { RouteContext, RouteHandler } from '../router';
@@ -13,13 +13,15 @@ export interface ParsedCreate extends TxFields {
   readonly plan?: PlannedOutcome;
   /** The lookup and callback body, when it is not the TransferResult shape. */
   readonly render?: (tx: TxRecord) => Record<string, unknown>;
+  /** Ends it FAILED when still PENDING this long after acceptance (an invoice's validity). */
+  readonly deadline?: Deadline;
 }
 
 export interface CreateSpec {
   readonly operation: Operation;
   /** Callback method (spec 6.2). */
   readonly callbackMethod: 'POST' | 'PUT';
-  readonly effect: 'debit' | 'credit';
+  readonly effect: TxRecord['effect'];
   /** Validates the body (throwing a Rejection) and returns the stored fields. */
   readonly parse: (body: unknown, ctx: RouteContext) => ParsedCreate;
   /** Whose magic party id decides the outcome (default the payee). */
@@ -51,7 +53,7 @@ export function isHttpUrl(value: string): boolean {
   return url?.protocol === 'http:' || url?.protocol === 'https:';
 }
 
-function callbackUrlHeader(ctx: RouteContext): string | undefined {
+export function callbackUrlHeader(ctx: RouteContext): string | undefined {
   const value = ctx.headers.get('x-callback-url');
   if (value === null || value === '') return undefined;
   if (!isHttpUrl(value)) {
@@ -69,14 +71,8 @@ export function createTransaction(spec: CreateSpec): RouteHandler {
     const referenceId = referenceIdHeader(ctx);
     const callbackUrl = callbackUrlHeader(ctx);
     const body = jsonBody(ctx);
-    const { extra, plan, render, ...fields } = spec.parse(body, ctx);
-    if (ctx.ledger.has(referenceId)) {
-      return codeError(
-        409,
-        'RESOURCE_ALREADY_EXIST',
-        'Duplicated reference id. Creation of resource failed.',
-      );
-    }
+    const { extra, plan, render, deadline, ...fields } = spec.parse(body, ctx);
+    if (ctx.ledger.has(referenceId)) return duplicate();
     ctx.ledger.add(
       {
         ...fields,
@@ -91,11 +87,21 @@ export function createTransaction(spec: CreateSpec): RouteHandler {
         ...(spec.check ? { check: spec.check } : {}),
         ...(extra ? { extra } : {}),
         ...(render ? { render } : {}),
+        ...(deadline ? { deadline } : {}),
       },
       ctx.now,
     );
     return empty(202);
   };
+}
+
+/** 409 for a reference id already used by any operation. */
+export function duplicate(): Response {
+  return codeError(
+    409,
+    'RESOURCE_ALREADY_EXIST',
+    'Duplicated reference id. Creation of resource failed.',
+  );
 }
 
 function planFor(by: 'payee' | 'payer' | 'none', fields: TxFields): PlannedOutcome {

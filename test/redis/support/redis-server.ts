@@ -5,34 +5,46 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'vitest';
 
-/** Whether `redis-server` is on the PATH. */
-export const hasRedisServer = (() => {
+function installed(command: string): boolean {
   try {
-    execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
+    execFileSync(command, ['--version'], { stdio: 'ignore' });
     return true;
   } catch {
     return false;
   }
-})();
+}
+
+/** Whether `redis-server` is on the PATH. */
+export const hasRedisServer = installed('redis-server');
+/** Whether `redis-cli` is on the PATH (it joins the test clusters). */
+export const hasRedisCli = installed('redis-cli');
 
 /**
- * `describe` for suites that need a real redis-server. In CI (`CI` set) a missing
- * server is a failure, never a skip; locally the suite is skipped with a clear message.
+ * `describe` for suites that need a real redis-server (and, with `cli`, redis-cli). In
+ * CI (`CI` set) a missing one is a failure, never a skip; locally the suite is skipped
+ * with a clear message.
  */
-export function describeWithRedis(name: string, suite: () => void): void {
-  if (hasRedisServer) {
+export function describeWithRedis(name: string, suite: () => void, needs = { cli: false }): void {
+  const missing = [
+    ...(hasRedisServer ? [] : ['redis-server']),
+    ...(needs.cli && !hasRedisCli ? ['redis-cli'] : []),
+  ];
+  if (missing.length === 0) {
     describe(name, suite);
     return;
   }
+  const what = missing.join(' and ');
   if (process.env.CI) {
     describe(name, () => {
-      it('needs redis-server (CI installs it from Debian: apt-get install redis-server)', () => {
-        throw new Error('redis-server is not installed on this CI machine');
+      it(`needs ${what} (CI installs them from Debian: apt-get install redis-server redis-tools)`, () => {
+        throw new Error(`${what} not installed on this CI machine`);
       });
     });
     return;
   }
-  console.warn(`[skipped] ${name}: redis-server is not installed (apt-get install redis-server)`);
+  console.warn(
+    `[skipped] ${name}: ${what} not installed (apt-get install redis-server redis-tools)`,
+  );
   describe.skip(name, suite);
 }
 
@@ -106,7 +118,7 @@ export class RedisServer {
   }
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

@@ -12,6 +12,7 @@ export interface InitInput {
     MomoClientOptions,
     'baseUrl' | 'targetEnvironment' | 'subscriptionKey' | 'apiUser'
   >;
+  /** The server, or for a cluster library its nodes, comma-separated. */
   redisUrl: string;
   prefix: string;
   library: Library;
@@ -94,6 +95,15 @@ const handlers: Record<string, (input: never) => Promise<unknown>> = {
     return { referenceId: accepted.referenceId };
   },
 
+  /** `count` deposits sent at once (not awaited to a final status). */
+  async deposits(input: { count: number }) {
+    const settled = await Promise.allSettled(
+      Array.from({ length: input.count }, () => deposit(PAYEE_OK)),
+    );
+    const failed = settled.filter((s) => s.status === 'rejected');
+    return { ok: settled.length - failed.length, failed: failed.map((f) => String(f.reason)) };
+  },
+
   /** `count` deposits one after the other, each awaited to its final status. */
   async payments(input: { count: number }) {
     const results: { referenceId: string; status: string }[] = [];
@@ -111,6 +121,10 @@ const handlers: Record<string, (input: never) => Promise<unknown>> = {
 
   async pending() {
     return client().journal.pending();
+  },
+
+  async health() {
+    return client().health();
   },
 
   async resume() {

@@ -1,0 +1,31 @@
+/**
+ * One section of the bench on this Node only, for a quick look while working:
+ *   npm run build && node --expose-gc bench/section.mjs throughput|start-up|waits
+ * Same harness, server and figures as `npm run bench`; no targets table (it needs every
+ * section). BENCH_QUICK=1 applies as in the full run.
+ */
+import { startServer } from './lib/processes.mjs';
+import { printImports, printThroughput, printWaits } from './report.mjs';
+import { measureImports } from './sections/imports.mjs';
+import { measureThroughput } from './sections/throughput.mjs';
+import { measureWaits } from './sections/waits.mjs';
+
+const sections = {
+  throughput: async (node, server) => printThroughput(node, await measureThroughput(node, server)),
+  'start-up': async (node, server) => printImports(node, await measureImports(node, server)),
+  waits: async (node, server) =>
+    printWaits(node, await measureWaits(node, server, { big: process.env.BENCH_BIG === '1' })),
+};
+const name = process.argv[2] ?? '';
+const run = sections[name];
+if (!run) {
+  console.error(`usage: node bench/section.mjs ${Object.keys(sections).join('|')}`);
+  process.exit(2);
+}
+const node = { label: `node ${process.versions.node}`, execPath: process.execPath };
+const server = await startServer();
+try {
+  await run(node, server);
+} finally {
+  server.stop();
+}

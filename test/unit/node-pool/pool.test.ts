@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { answer, exchange, loopbackCert, useLoopbacks } from './loopback';
+
+const loopbacks = useLoopbacks();
+
+describe('node pool: the connection pool', () => {
+  it('never opens more than maxSockets under 1,000 concurrent calls, and all succeed', async () => {
+    const server = await loopbacks.server((_req, res, body) => {
+      // Answer a little later so that calls pile up behind the cap.
+      setTimeout(() => res.writeHead(200).end(body), 1);
+    });
+    const pool = loopbacks.pool({ maxSockets: 16 });
+    const bodies = await Promise.all(
+      Array.from({ length: 1_000 }, async (_, i) => {
+        const sent = exchange(`${server.url}/${i}`, { method: 'POST', body: `"${i}"` });
+        return (await pool.send(sent)).body;
+      }),
+    );
+    expect(bodies).toEqual(Array.from({ length: 1_000 }, (_, i) => String(i)));
+    expect(server.connections).toBeLessThanOrEqual(16);
+    expect(server.peakConnections).toBeLessThanOrEqual(16);
+    expect(pool.stats().peak).toBeLessThanOrEqual(16);
+    expect(pool.stats().created).toBe(server.connections);
+  });
+
+  it('reuses one keep-alive socket for sequential calls', async () => {
+    const server = await loopbacks.server(answer(200, {}, 'ok'));
+    const pool = loopbacks.pool();
+    for (let i = 0; i < 50; i++)
+      expect((await pool.send(exchange(`${server.url}/`))).body).toBe('ok');
+    expect(server.connections).toBe(1);
+    expect(pool.stats()).toEqual({ open: 1, peak: 1, created: 1 });
+  });
+
+  it('close() destroys the sockets; a later call opens a new one', async () => {
+    const server = await loopbacks.server(answer(200, {}, 'ok'));
+    const pool = loopbacks.pool();
+    await pool.send(exchange(`${server.url}/`));
+    pool.close();
+    await expect.poll(() => pool.stats().open).toBe(0);
+    expect((await pool.send(exchange(`${server.url}/`))).body).toBe('ok');
+    expect(server.connections).toBe(2);
+  });
+});
+
+describe('node pool: https', () => {
+  it('talks to an https server whose certificate a tls.ca option trusts, over one socket', async () => {
+    const server = await loopbacks.server(answer(200, {}, 'secure'), { secure: true });
+    const pool = loopbacks.pool({ maxSockets: 4, tls: { ca: loopbackCert } });
+    for (let i = 0; i < 3; i++) {
+      expect((await pool.send(exchange(`${server.url}/`))).body).toBe('secure');
+    }
+    expect(server.connections).toBe(1);
+    expect(server.requests[0]?.headers.host).toBe(server.url.slice('https://'.length));
+  });
+
+  it('refuses a certificate nothing trusts, like fetch', async () => {
+    const server = await loopbacks.server(answer(200), { secure: true });
+    const error = await loopbacks
+      .pool()
+      .send(exchange(`${server.url}/`))
+      .then(
+        () => undefined,
+        (e: unknown) => e as Error & { code: string },
+      );
+    const native = await globalThis.fetch(`${server.url}/`).then(
+      () => undefined,
+      (e: unknown) => e as TypeError & { cause: { code: string } },
+    );
+    expect(error?.code).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');
+    expect(error?.code).toBe(native?.cause.code);
+    expect(server.requests).toHaveLength(0);
+  });
+});
