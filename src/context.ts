@@ -5,6 +5,9 @@ import type { MomoClientOptions } from './core/options';
 import { loadNodePath } from './core/sender';
 import { Transport } from './core/transport';
 import { Poller } from './polling/poller';
+import type { TableOperation } from './products/endpoints';
+import { ProductApi } from './products/product-api';
+import { operationTables } from './products/tables';
 import { CallbackFanOut } from './scale-out/callback-bus';
 import { SharedStateHealth } from './scale-out/health';
 import { JournalKeeper } from './scale-out/journal-keeper';
@@ -27,6 +30,13 @@ export class ClientContext {
   readonly journal: JournalKeeper;
   /** Confirmed callback results to and from other instances (scale-out). */
   readonly callbackBus: CallbackFanOut;
+  /**
+   * Every operation of the tables by its name (`product.method`, as the journal records
+   * it): how scale-out finds the lookup that confirms an operation without importing a
+   * product.
+   */
+  readonly operationsByName: ReadonlyMap<string, TableOperation> = operationsByName();
+  #api: ProductApi | undefined;
 
   constructor(options: MomoClientOptions) {
     this.config = resolveConfig(options);
@@ -54,6 +64,12 @@ export class ClientContext {
     );
   }
 
+  /** The verbs (send, look up, wait) over this context. */
+  get api(): ProductApi {
+    this.#api ??= new ProductApi(this);
+    return this.#api;
+  }
+
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return `ClientContext { baseUrl: '${this.config.baseUrl}', targetEnvironment: '${this.config.targetEnvironment}' }`;
   }
@@ -66,4 +82,18 @@ export class ClientContext {
  */
 export function sharedContext(options: MomoClientOptions, context: unknown): ClientContext {
   return context instanceof ClientContext ? context : new ClientContext(options);
+}
+
+let registry: Map<string, TableOperation> | undefined;
+
+/** Built once from the tables; the first row of a name wins (variants share their lookup). */
+function operationsByName(): ReadonlyMap<string, TableOperation> {
+  if (registry) return registry;
+  registry = new Map();
+  for (const table of Object.values(operationTables)) {
+    for (const op of Object.values(table) as TableOperation[]) {
+      if (!registry.has(op.name)) registry.set(op.name, op);
+    }
+  }
+  return registry;
 }

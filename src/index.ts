@@ -19,6 +19,7 @@ export type { Accepted, OperationPromise } from './core/operation-promise';
 export type {
   ApiUser,
   ClientHooks,
+  Compat,
   Logger,
   LogLevel,
   MomoClientOptions,
@@ -47,6 +48,7 @@ export {
   type DeliveryNotificationOptions,
   type DeliveryNotificationResult,
 } from './products/collection';
+export type { CancelledInvoice } from './products/collection-billing';
 export { Consent } from './products/consent';
 export { Disbursement } from './products/disbursement';
 export type { Submitted } from './products/product-api';
@@ -75,6 +77,7 @@ export {
   type JournalOutcome,
   type JournalRecord,
 } from './scale-out/journal';
+export type { ActiveIdType, BasicInfoIdType } from './schemas/accountholder';
 export type {
   AccountIdentifierType,
   AccountStatus,
@@ -86,6 +89,17 @@ export type {
   VoucherReceiver,
   VoucherRedeemBody,
 } from './schemas/collection';
+export type {
+  CancelInvoiceBody,
+  InvoiceBody,
+  InvoiceResult,
+  PaymentBody,
+  PaymentResult,
+  PreApprovalBody,
+  PreApprovalDetails,
+  PreApprovalHolderIdType,
+  PreApprovalResult,
+} from './schemas/collection-v2';
 export type { Party, PartyIdType } from './schemas/common';
 export type { AuthorizeInput } from './schemas/consent';
 export type { CashTransferBody, CashTransferResult, UserInfo } from './schemas/remittance';
@@ -96,6 +110,8 @@ export type {
   StandardPartyEntry,
 } from './schemas/standard';
 export type {
+  OperationStatus,
+  OperationStatusLike,
   Reason,
   ResultParty,
   StatusLike,

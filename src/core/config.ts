@@ -1,6 +1,6 @@
 import { ValidationError, type ValidationIssue } from '../errors';
 import { type Log, makeLog } from './logger';
-import type { ApiUser, ClientHooks, MomoClientOptions, ProductName } from './options';
+import type { ApiUser, ClientHooks, Compat, MomoClientOptions, ProductName } from './options';
 import { defaultRetryPolicy, type RetryPolicy } from './retry';
 import { Secret, SecretScrubber } from './secret';
 import type { Telemetry } from './telemetry';
@@ -48,6 +48,8 @@ export interface Config {
   hooks: ClientHooks;
   /** The tracing integration (`momo-partner-sdk/otel`); undefined costs nothing. */
   telemetry: Telemetry | undefined;
+  /** The specification's form (default) or the provider documents' form. */
+  compat: Compat;
   scrubber: SecretScrubber;
   /** Credentials of a product, or the ValidationError saying which is missing. */
   credentials(product: ProductName): Credentials;
@@ -123,6 +125,11 @@ export function resolveConfig(options: MomoClientOptions): Config {
     const hook = hooks?.[key];
     need(hook === undefined || typeof hook === 'function', `hooks.${key}`, 'must be a function');
   }
+  need(
+    options.compat === undefined || options.compat === 'spec' || options.compat === 'provider',
+    'compat',
+    "must be 'spec' or 'provider'",
+  );
   if (issues.length > 0) throw new ValidationError(issues);
 
   const scrubber = new SecretScrubber();
@@ -158,6 +165,7 @@ export function resolveConfig(options: MomoClientOptions): Config {
     log: makeLog(options.logger, options.logLevel ?? 'info', scrubber),
     hooks: { ...hooks },
     telemetry: options.telemetry,
+    compat: options.compat ?? 'spec',
     scrubber,
     credentials,
     subscriptionKey: (product) => {

@@ -14,7 +14,7 @@ export interface AnswerFields {
 export interface Operation<TBody = unknown, TResult = unknown> {
   /** `product.method`, used in errors and logs. */
   name: string;
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Path with `{param}` placeholders, exactly as in the specification. */
   path: string;
   /** Whose subscription key, API user and token the call uses. */

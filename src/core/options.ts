@@ -6,6 +6,9 @@ import type { Telemetry } from './telemetry';
 /** The three products; each has its own subscription key, API user, token and account. */
 export type ProductName = 'disbursement' | 'collection' | 'remittance';
 
+/** Which form wins where the provider's documents and the specification disagree. */
+export type Compat = 'spec' | 'provider';
+
 /** An API user and its API key (Basic credentials of the token requests). */
 export interface ApiUser {
   /** API user id (X-Reference-Id used when the API user was created). */
@@ -164,6 +167,12 @@ export interface MomoClientOptions {
   telemetry?: Telemetry | undefined;
   /** Share access tokens across processes. */
   tokenStore?: TokenStore | undefined;
+  /**
+   * Where the provider's OpenAPI documents and the specification disagree, `'spec'`
+   * (default) sends the specification's form and `'provider'` the documents' form
+   * (request to withdraw v2 by POST; see docs/assumptions.md).
+   */
+  compat?: Compat | undefined;
   /**
    * Requests in flight at once for this client; more calls wait in a queue (keeping
    * their signal and deadline) before any request is built. Default 128.

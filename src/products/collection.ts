@@ -1,94 +1,26 @@
-import type { AccessToken } from '../auth/access-token';
 import type { OperationPromise } from '../core/operation-promise';
 import type { MomoClientOptions, RequestOptions } from '../core/options';
 import type { Final, WaitOptions } from '../polling/poller';
+import type { BasicInfoIdType } from '../schemas/accountholder';
 import {
   type AccountIdentifierType,
   type AccountStatus,
   accountIdentifier,
-  deliveryNotificationBody,
   type Heartbeat,
   language,
   type RequestToPayBody,
   type RequestToWithdrawBody,
-  requestToPayBody,
   type VoucherOtp,
   type VoucherRedeemBody,
-  voucherOtp,
-  voucherRedeemBody,
-  voucherToken,
 } from '../schemas/collection';
-import { currency } from '../schemas/common';
 import type { StandardDisbursementAccepted, StandardDisbursementBody } from '../schemas/standard';
-import { type Balance, balance, type TransactionResult } from '../schemas/transactions';
+import type { BasicUserInfo, TransactionResult } from '../schemas/transactions';
 import { validateInput } from '../schemas/validate';
-import { creating, endpoint, lookup } from './endpoints';
-import { ProductApi, referenceIdParam, type Submitted } from './product-api';
-import { standardStyle } from './standard-style';
-
-const product = 'collection';
-
-/** Collection endpoints, as the specification lists them. */
-const op = {
-  ...standardStyle,
-  requestToPay: creating(
-    product,
-    'requestToPay',
-    'POST /collection/v1_0/requesttopay',
-    requestToPayBody,
-  ),
-  requestToWithdraw: creating(
-    product,
-    'requestToWithdraw',
-    'PUT /collection/v2_0/requesttowithdraw',
-    requestToPayBody,
-  ), // 4.10
-  redeemVoucher: creating(
-    product,
-    'redeemVoucher',
-    'POST /collection/v2_0/voucher/{voucherToken}/redeem',
-    voucherRedeemBody,
-    { params: { voucherToken } },
-  ), // 4.12
-  getRequestToPay: lookup(
-    product,
-    'getRequestToPay',
-    'GET /collection/v1_0/requesttopay/{referenceId}',
-  ),
-  getRequestToWithdraw: lookup(
-    product,
-    'getRequestToWithdraw',
-    'GET /collection/v1_0/requesttowithdraw/{referenceId}',
-  ),
-  sendDeliveryNotification: endpoint(
-    product,
-    'sendDeliveryNotification',
-    'POST /collection/v1_0/requesttopay/{referenceId}/deliverynotification',
-    { body: deliveryNotificationBody },
-    {
-      params: referenceIdParam,
-      // 429 "occurs only after a successful attempt" (spec 4.14): on a retry it means delivered.
-      landed: ({ status }) => status === 429,
-    },
-  ), // 4.14
-  getVoucherOtp: endpoint(
-    product,
-    'getVoucherOtp',
-    'GET /collection/v3_0/voucher/{voucherToken}/otp/cancel',
-    { result: voucherOtp },
-    { params: { voucherToken } },
-  ), // 4.15
-  getBalance: endpoint(product, 'getBalance', 'GET /collection/v1_0/account/balance', {
-    result: balance,
-  }),
-  getBalanceInCurrency: endpoint(
-    product,
-    'getBalance',
-    'GET /collection/v1_0/account/balance/{currency}',
-    { result: balance },
-    { params: { currency } },
-  ), // 4.16
-};
+import { apiOf } from './account-queries';
+import { CollectionBilling } from './collection-billing';
+import { fitsInHeader, spellIdentificationType } from './compat';
+import type { Submitted } from './product-api';
+import { collectionOperations as op } from './tables/collection';
 
 type Result = TransactionResult;
 
@@ -108,40 +40,52 @@ export interface DeliveryNotificationOptions extends RequestOptions {
 }
 
 /** Collection: get paid by consumers, vouchers, notifications and account queries. */
-export class Collection {
-  readonly #api: ProductApi;
-
+export class Collection extends CollectionBilling {
   /** `context` is internal: MomoClient passes the context its products share. */
   constructor(options: MomoClientOptions, context?: unknown) {
-    this.#api = ProductApi.of(options, context);
+    super('collection', options, context);
   }
 
   /** POST /collection/v1_0/requesttopay: the payer is asked to approve. */
   requestToPay(body: RequestToPayBody, options?: RequestOptions): OperationPromise<Result> {
-    return this.#api.create(op.requestToPay, op.getRequestToPay, body, options);
+    return apiOf(this).create(op.requestToPay, body, options);
   }
 
-  /** PUT /collection/v2_0/requesttowithdraw (cash-out; callback by PUT). */
+  /**
+   * PUT /collection/v2_0/requesttowithdraw (cash-out; callback by PUT); by POST, the
+   * provider documents' method, with `compat: 'provider'`.
+   */
   requestToWithdraw(
     body: RequestToWithdrawBody,
     options?: RequestOptions,
   ): OperationPromise<Result> {
-    return this.#api.create(op.requestToWithdraw, op.getRequestToWithdraw, body, options);
+    const api = apiOf(this);
+    const form =
+      api.context.config.compat === 'provider' ? op.requestToWithdrawByPost : op.requestToWithdraw;
+    return api.create(form, body, options);
+  }
+
+  /** POST /collection/v1_0/requesttowithdraw (callback by POST). */
+  requestToWithdrawV1(
+    body: RequestToWithdrawBody,
+    options?: RequestOptions,
+  ): OperationPromise<Result> {
+    return apiOf(this).create(op.requestToWithdrawV1, body, options);
   }
 
   /** GET /collection/v1_0/requesttopay/{referenceId}: one status lookup of a request to pay. */
   getRequestToPay(referenceId: string, options?: RequestOptions): Promise<Result> {
-    return this.#api.lookup(op.getRequestToPay, referenceId, options);
+    return apiOf(this).lookup(op.getRequestToPay, referenceId, options);
   }
 
   /** GET /collection/v1_0/requesttowithdraw/{referenceId}: one status lookup of a request to withdraw. */
   getRequestToWithdraw(referenceId: string, options?: RequestOptions): Promise<Result> {
-    return this.#api.lookup(op.getRequestToWithdraw, referenceId, options);
+    return apiOf(this).lookup(op.getRequestToWithdraw, referenceId, options);
   }
 
   /** Looks a request to pay up until SUCCESSFUL or FAILED (after a restart, by its persisted reference id). */
   waitForRequestToPay(referenceId: string, options?: WaitOptions<Result>): Promise<Final<Result>> {
-    return this.#api.waitFor(op.getRequestToPay, referenceId, options);
+    return apiOf(this).waitFor(op.getRequestToPay, referenceId, options);
   }
 
   /** Looks a request to withdraw up until SUCCESSFUL or FAILED (after a restart, by its persisted reference id). */
@@ -149,7 +93,7 @@ export class Collection {
     referenceId: string,
     options?: WaitOptions<Result>,
   ): Promise<Final<Result>> {
-    return this.#api.waitFor(op.getRequestToWithdraw, referenceId, options);
+    return apiOf(this).waitFor(op.getRequestToWithdraw, referenceId, options);
   }
 
   /**
@@ -161,9 +105,22 @@ export class Collection {
     body: VoucherRedeemBody,
     options?: RequestOptions,
   ): Promise<Submitted> {
-    const { result: _, ...submitted } = await this.#api.submit(op.redeemVoucher, {
+    const api = apiOf(this);
+    const receiver = body?.receiver;
+    const sent =
+      receiver && typeof receiver === 'object'
+        ? {
+            ...body,
+            receiver: spellIdentificationType(
+              receiver,
+              'identificationType',
+              api.context.config.compat,
+            ),
+          }
+        : body;
+    const { result: _, ...submitted } = await api.submit(op.redeemVoucher, {
       params: { voucherToken: token },
-      body,
+      body: sent,
       options,
     });
     return submitted;
@@ -171,13 +128,14 @@ export class Collection {
 
   /** GET /collection/v3_0/voucher/{voucherToken}/otp/cancel */
   getVoucherOtp(token: string, options?: RequestOptions): Promise<VoucherOtp> {
-    return this.#api.send(op.getVoucherOtp, { params: { voucherToken: token }, options });
+    return apiOf(this).send(op.getVoucherOtp, { params: { voucherToken: token }, options });
   }
 
   /**
    * POST /collection/v1_0/requesttopay/{referenceId}/deliverynotification. 404, 409
    * (not completed), 410 (too late) and 429 (already sent) are NotFoundError,
-   * ConflictError, GoneError and RateLimitError.
+   * ConflictError, GoneError and RateLimitError. The message goes in the body, and in a
+   * `notificationMessage` header too when it fits in one (the provider's documents).
    */
   async sendDeliveryNotification(
     referenceId: string,
@@ -185,37 +143,41 @@ export class Collection {
     options: DeliveryNotificationOptions = {},
   ): Promise<DeliveryNotificationResult> {
     const { language: lang, ...rest } = options ?? {};
-    const headers =
-      lang === undefined
-        ? undefined
-        : {
-            Language: validateInput(
-              language,
-              lang,
-              'options.language',
-              op.sendDeliveryNotification.name,
-            ),
-          };
-    const res = await this.#api.call(op.sendDeliveryNotification, {
+    const headers: Record<string, string> = {};
+    if (lang !== undefined) {
+      const name = op.sendDeliveryNotification.name;
+      headers.Language = validateInput(language, lang, 'options.language', name);
+    }
+    if (fitsInHeader(notificationMessage)) headers.notificationMessage = notificationMessage;
+    const res = await apiOf(this).call(op.sendDeliveryNotification, {
       params: { referenceId },
       body: { notificationMessage },
       options: rest,
-      ...(headers ? { headers } : {}),
+      headers,
     });
     return { referenceId, outcome: res.landedEarlier ? 'already-delivered' : 'enqueued' };
   }
 
-  /** GET /collection/v1_0/account/balance, or …/balance/{currency} for one currency. */
-  getBalance(currencyCode?: string, options?: RequestOptions): Promise<Balance>;
-  getBalance(options?: RequestOptions): Promise<Balance>;
-  getBalance(first?: string | RequestOptions, second?: RequestOptions): Promise<Balance> {
-    if (typeof first === 'string') {
-      return this.#api.send(op.getBalanceInCurrency, {
-        params: { currency: first },
-        options: second,
-      });
-    }
-    return this.#api.send(op.getBalance, { options: first ?? second });
+  /**
+   * GET /collection/v1_0/accountholder/msisdn/{msisdn}/basicuserinfo, or by another
+   * identity kind: …/accountholder/{idType}/{id}/basicuserinfo (no consent needed).
+   */
+  override getBasicUserInfo(msisdn: string, options?: RequestOptions): Promise<BasicUserInfo>;
+  override getBasicUserInfo(
+    idType: BasicInfoIdType,
+    id: string,
+    options?: RequestOptions,
+  ): Promise<BasicUserInfo>;
+  override getBasicUserInfo(
+    first: string,
+    second?: string | RequestOptions,
+    third?: RequestOptions,
+  ): Promise<BasicUserInfo> {
+    if (typeof second !== 'string') return super.getBasicUserInfo(first, second);
+    return apiOf(this).send(op.getBasicUserInfoById, {
+      params: { accountHolderIdType: first, accountHolderId: second },
+      options: third,
+    });
   }
 
   /** GET /collection/v1_2/mm/accounts/{identifierType}/{identifier}/status */
@@ -230,12 +192,12 @@ export class Collection {
       '',
       op.getAccountStatus.name,
     );
-    return this.#api.send(op.getAccountStatus, { params, options });
+    return apiOf(this).send(op.getAccountStatus, { params, options });
   }
 
   /** GET /collection/v1.2/mm/Heartbeat */
   heartbeat(options?: RequestOptions): Promise<Heartbeat> {
-    return this.#api.send(op.heartbeat, { options });
+    return apiOf(this).send(op.heartbeat, { options });
   }
 
   /**
@@ -246,7 +208,7 @@ export class Collection {
     body: StandardDisbursementBody,
     options?: RequestOptions,
   ): Promise<StandardDisbursementAccepted> {
-    const { referenceId, callbackUrl, result } = await this.#api.submit(op.standardDisbursement, {
+    const { referenceId, callbackUrl, result } = await apiOf(this).submit(op.standardDisbursement, {
       body,
       options,
     });
@@ -260,15 +222,7 @@ export class Collection {
     };
   }
 
-  /** POST /collection/token/ (Basic), served from the shared cache unless `forceRefresh`. */
-  getAccessToken(options?: { forceRefresh?: boolean }): Promise<AccessToken> {
-    return this.#api.accessToken(product, options);
-  }
-
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return 'Collection';
   }
 }
-
-/** The operation descriptors, for the journal to resume an operation by its lookup. */
-export { op as collectionOperations };

@@ -1,39 +1,13 @@
+import * as z from 'zod/mini';
 import { type ConsentRequest, consentError, consentRequest } from '../auth/consent-request';
 import { ConsentToken } from '../auth/consent-token';
-import type { MomoClientOptions, RequestOptions } from '../core/options';
+import type { MomoClientOptions, ProductName, RequestOptions } from '../core/options';
 import { checkCallbackUrl } from '../core/url';
 import { ValidationError } from '../errors';
-import {
-  type AuthorizeInput,
-  authorizeForm,
-  authorizeInput,
-  consentRequestResponse,
-  consentTokenForm,
-  consentTokenResponse,
-} from '../schemas/consent';
+import { type AuthorizeInput, authorizeInput, type consentTokenResponse } from '../schemas/consent';
 import { validateInput } from '../schemas/validate';
-import { endpoint } from './endpoints';
 import { ProductApi } from './product-api';
-
-/** Both consent endpoints are Collection's (DESIGN 3: `...withnewcapabilities` → base product). */
-const product = 'collection';
-
-const op = {
-  authorize: endpoint(
-    product,
-    'consent.authorize',
-    'POST /collectionwithnewcapabilities/v1_0/bc-authorize',
-    { body: authorizeForm, result: consentRequestResponse },
-    { encoding: 'form' },
-  ), // 4.21
-  getToken: endpoint(
-    product,
-    'consent.getToken',
-    'POST /collection/oauth2/token/',
-    { body: consentTokenForm, result: consentTokenResponse },
-    { auth: 'basic', encoding: 'form' },
-  ), // 4.9
-};
+import { consentOperationsOf } from './tables/consent';
 
 /** The consent (CIBA) flow: ask the account holder, then collect their consent token. */
 export class Consent {
@@ -44,9 +18,20 @@ export class Consent {
     this.#api = ProductApi.of(options, context);
   }
 
-  /** POST /collectionwithnewcapabilities/v1_0/bc-authorize (form, Bearer). */
-  async authorize(input: AuthorizeInput, options?: RequestOptions): Promise<ConsentRequest> {
-    const checked = validateInput(authorizeInput, input, '', op.authorize.name);
+  /**
+   * POST /collectionwithnewcapabilities/v1_0/bc-authorize (form, Bearer); with
+   * `product`, that product's POST /{product}/v1_0/bc-authorize (its credentials), and
+   * the request's `wait()` collects the token from the same product.
+   */
+  async authorize(
+    input: AuthorizeInput & { product?: ProductName | undefined },
+    options?: RequestOptions,
+  ): Promise<ConsentRequest> {
+    const { product, ...fields } = (input ?? {}) as AuthorizeInput & { product?: unknown };
+    const name = consentOperationsOf(undefined).authorize.name;
+    const productChosen = validateInput(consentProduct, product, 'product', name);
+    const op = consentOperationsOf(productChosen);
+    const checked = validateInput(authorizeInput, fields, '', op.authorize.name);
     const callbackUrl = checked.callbackUrl ?? options?.callbackUrl;
     const config = this.#api.context.config;
     const problem = callbackUrl === undefined ? undefined : checkCallbackUrl(callbackUrl, config);
@@ -75,23 +60,34 @@ export class Consent {
       expiresIn: data.expires_in,
       defaultExpiresIn: this.#api.context.config.polling.timeoutMs / 1000,
       receivedAt: Date.now(),
-      getToken: (signal) => this.getToken(data.auth_req_id, signal ? { signal } : {}),
+      getToken: (signal) =>
+        this.getToken(data.auth_req_id, {
+          ...(signal ? { signal } : {}),
+          ...(productChosen ? { product: productChosen } : {}),
+        }),
       sleep: (ms, signal) => this.#api.context.poller.sleep(ms, signal),
     });
   }
 
   /**
-   * POST /collection/oauth2/token/ (form, Basic). One poll: `access_denied` and
-   * `expired_token` throw ConsentDeniedError / ConsentExpiredError;
-   * `authorization_pending` and `slow_down` throw BadRequestError with that `.code`.
+   * POST /collection/oauth2/token/ (form, Basic); with `product`, POST
+   * /{product}/oauth2/token/. One poll: `access_denied` and `expired_token` throw
+   * ConsentDeniedError / ConsentExpiredError; `authorization_pending` and `slow_down`
+   * throw BadRequestError with that `.code`.
    */
-  async getToken(authReqId: string, options?: RequestOptions): Promise<ConsentToken> {
+  async getToken(
+    authReqId: string,
+    options?: RequestOptions & { product?: ProductName | undefined },
+  ): Promise<ConsentToken> {
     const issuedAt = Date.now();
+    const { product, ...rest } = options ?? {};
+    const name = consentOperationsOf(undefined).getToken.name;
+    const op = consentOperationsOf(validateInput(consentProduct, product, 'options.product', name));
     let data: typeof consentTokenResponse._zod.output;
     try {
       data = await this.#api.send(op.getToken, {
         body: { grant_type: 'urn:openid:params:grant-type:ciba', auth_req_id: authReqId },
-        options,
+        options: options === undefined ? undefined : rest,
       });
     } catch (error) {
       throw consentError(error, authReqId);
@@ -114,5 +110,8 @@ export class Consent {
     return 'Consent';
   }
 }
+
+/** Which product's consent endpoints and credentials (none: the specification's). */
+const consentProduct = z.optional(z.enum(['disbursement', 'collection', 'remittance']));
 
 export type { ConsentRequest };

@@ -1,12 +1,54 @@
 import type * as z from 'zod/mini';
 import type { Operation } from '../core/operation';
 import type { ProductName } from '../core/options';
-import { transactionResult } from '../schemas/transactions';
-import { referenceIdParam } from './product-api';
+import { uuidV4 } from '../schemas/common';
+import type { OperationStatusLike as StatusLike } from '../schemas/tolerant';
+import { type TransactionResult, transactionResult } from '../schemas/transactions';
 
-/** `METHOD /path`, exactly as the specification lists the endpoint. */
+/** `METHOD /path`, exactly as the specification (or the provider's document) lists it. */
 type Route = `${Operation['method']} /${string}`;
 type Extra = Omit<Partial<Operation>, 'body' | 'result'>;
+
+/** A status lookup by reference id. */
+export type Lookup<R = TransactionResult> = Operation<never, R>;
+export type CallbackMethod = 'PUT' | 'POST';
+
+/** How the outcome of a creating call is known: its status lookup, or only its callback. */
+export type Confirmation<R extends StatusLike> =
+  | { lookup: Lookup<R>; callback: CallbackMethod }
+  | { callbackOnly: CallbackMethod };
+
+/**
+ * A creating call as its table declares it: the lookup that confirms it (what `wait()`,
+ * the journal's `resume()` and a callback reaching any instance use), or `undefined`
+ * when it is explicitly callback-only; and the method its callback arrives by.
+ */
+export interface CreatingOperation<
+  TBody = unknown,
+  R extends StatusLike = StatusLike,
+  TResult = undefined,
+> extends Operation<TBody, TResult> {
+  creates: true | 'correlation';
+  confirmedBy: Lookup<R> | undefined;
+  callbackMethod: CallbackMethod;
+}
+
+/** A creating call with a confirming lookup. */
+export interface ConfirmedOperation<TBody = unknown, R extends StatusLike = StatusLike>
+  extends CreatingOperation<TBody, R> {
+  confirmedBy: Lookup<R>;
+}
+
+/** Any row of an operation table. */
+export type TableOperation = Operation<unknown, unknown> & {
+  confirmedBy?: Lookup<StatusLike> | undefined;
+  callbackMethod?: CallbackMethod;
+};
+
+/** Declares a creating call callback-only: the specification gives it no status lookup. */
+export const callbackOnly = (callback: CallbackMethod) => ({ callbackOnly: callback }) as const;
+
+export const referenceIdParam = { referenceId: uuidV4 };
 
 /**
  * The operation tables are written one line per endpoint: the fields every endpoint of a
@@ -32,19 +74,53 @@ export function endpoint<TBody = never, TResult = undefined>(
   };
 }
 
-/** A creating call (202): a client-generated X-Reference-Id, X-Callback-Url when configured. */
-export const creating = <TBody>(
+/**
+ * A creating call (202): a client-generated X-Reference-Id, X-Callback-Url when
+ * configured, and how its outcome is confirmed, declared here once.
+ */
+export function creating<TBody, R extends StatusLike>(
   product: ProductName,
   name: string,
   route: Route,
   body: z.ZodMiniType<TBody>,
+  confirm: { lookup: Lookup<R>; callback: CallbackMethod },
   extra?: Extra,
-) => endpoint(product, name, route, { body }, { creates: true, callback: true, ...extra });
+): ConfirmedOperation<TBody, R>;
+export function creating<TBody, TResult = undefined>(
+  product: ProductName,
+  name: string,
+  route: Route,
+  body: z.ZodMiniType<TBody>,
+  confirm: { callbackOnly: CallbackMethod },
+  extra?: Extra,
+  result?: z.ZodMiniType<TResult>,
+): CreatingOperation<TBody, StatusLike, TResult>;
+export function creating<TBody>(
+  product: ProductName,
+  name: string,
+  route: Route,
+  body: z.ZodMiniType<TBody>,
+  confirm: Confirmation<StatusLike>,
+  extra?: Extra,
+  result?: z.ZodMiniType<unknown>,
+): CreatingOperation<TBody, StatusLike, unknown> {
+  const op = endpoint(product, name, route, result ? { body, result } : { body }, {
+    creates: true,
+    callback: true,
+    ...extra,
+  });
+  return {
+    ...op,
+    creates: op.creates === 'correlation' ? 'correlation' : true,
+    confirmedBy: 'lookup' in confirm ? confirm.lookup : undefined,
+    callbackMethod: 'lookup' in confirm ? confirm.callback : confirm.callbackOnly,
+  };
+}
 
 /** A status lookup by reference id (`{referenceId}` in the path). */
-export const lookup = <TResult = z.infer<typeof transactionResult>>(
+export const lookup = <TResult extends StatusLike = TransactionResult>(
   product: ProductName,
   name: string,
   route: Route,
   result: z.ZodMiniType<TResult> = transactionResult as never,
-) => endpoint(product, name, route, { result }, { params: referenceIdParam });
+): Lookup<TResult> => endpoint(product, name, route, { result }, { params: referenceIdParam });

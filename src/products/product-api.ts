@@ -1,4 +1,5 @@
 import { AccessToken } from '../auth/access-token';
+import type { Tracked } from '../callbacks/registry';
 import { type ClientContext, sharedContext } from '../context';
 import type { CallInput, CallResult } from '../core/call';
 import type { Operation } from '../core/operation';
@@ -10,12 +11,12 @@ import {
 import type { MomoClientOptions, ProductName, RequestOptions } from '../core/options';
 import { withReferenceId } from '../core/reference-id';
 import type { WaitTrace } from '../core/telemetry';
-import type { Final, WaitOptions } from '../polling/poller';
-import type { StatusLike } from '../schemas/common';
-import { isFinal, uuidV4 } from '../schemas/common';
+import type { Final, WaitOptions, WaitRequest } from '../polling/poller';
+import { isFinal } from '../schemas/common';
+import type { OperationStatusLike } from '../schemas/tolerant';
+import type { ConfirmedOperation, Lookup } from './endpoints';
 
-type Lookup<R> = Operation<never, R>;
-type Status = StatusLike;
+type Status = OperationStatusLike;
 
 /** A creating call the specification gives no status lookup: its outcome comes by callback. */
 export interface Submitted {
@@ -71,13 +72,13 @@ export class ProductApi {
     return this.#ctx.transport.call(op, input);
   }
 
-  /** A creating call (202) whose outcome is read by `lookup`. */
+  /** A creating call (202) whose outcome is read by the lookup its table names. */
   create<R extends Status>(
-    op: Operation<unknown, unknown>,
-    lookup: Lookup<R>,
+    op: ConfirmedOperation<never, R> | ConfirmedOperation<unknown, R>,
     body: unknown,
     options: RequestOptions | undefined,
   ): OperationPromise<R> {
+    const lookup = op.confirmedBy;
     const input = withReferenceId(options);
     // Tracked before sending: a fast callback may arrive before the 202 is read.
     const tracked = input.referenceId ? this.#track(lookup, input.referenceId, op.name) : undefined;
@@ -111,6 +112,19 @@ export class ProductApi {
       ...(result.requestId ? { requestId: result.requestId } : {}),
       result,
     };
+  }
+
+  /**
+   * A creating call whose answer is its outcome (200, not 202): sent and journalled like
+   * any creating call, then marked final at once.
+   */
+  async complete<TResult>(
+    op: Operation<unknown, TResult>,
+    input: CallInput,
+  ): Promise<Submitted & { result: CallResult<TResult> }> {
+    const submitted = await this.submit(op, input);
+    await this.#ctx.journal.finish(submitted.referenceId, 'SUCCESSFUL');
+    return submitted;
   }
 
   /**
@@ -167,7 +181,10 @@ export class ProductApi {
       (this.#ctx.operations.get(referenceId)?.lookup
         ? this.#lookupOf(op, referenceId)
         : this.#track(op, referenceId));
-    return this.#ctx.poller
+    // The poller knows PENDING, SUCCESSFUL and FAILED; any other status (an invoice's
+    // CREATED) is not final to it either, so the wider results pass through unchanged.
+    const poller = this.#ctx.poller as unknown as Poller<R>;
+    return poller
       .wait(
         {
           operation: op.name,
@@ -203,7 +220,8 @@ export class ProductApi {
   /** Lets the callback handler confirm callbacks for this id by its lookup. */
   #track<R extends Status>(op: Lookup<R>, referenceId: string, operation = op.name) {
     const lookup = this.#lookupOf(op, referenceId);
-    this.#ctx.operations.track(referenceId, { operation, lookup });
+    // The handler compares final statuses only; a CREATED it reads as not final.
+    this.#ctx.operations.track(referenceId, { operation, lookup: lookup as Tracked['lookup'] });
     return lookup;
   }
 
@@ -219,7 +237,10 @@ export class ProductApi {
   }
 }
 
+/** The poller's `wait` over results whose status may be wider than StatusLike's. */
+interface Poller<R> {
+  wait(request: WaitRequest<R>, options: WaitOptions<R>): Promise<Final<R>>;
+}
+
 /** Shared by every wait called without options (each pending wait keeps its options). */
 const NO_WAIT_OPTIONS: WaitOptions<never> = Object.freeze({});
-
-export const referenceIdParam = { referenceId: uuidV4 };

@@ -1,6 +1,5 @@
 import type { Tracked } from '../callbacks/registry';
 import type { ClientContext } from '../context';
-import { ProductApi } from '../products/product-api';
 import type { StatusLike } from '../schemas/common';
 import { lookupOf } from './lookups';
 
@@ -15,8 +14,8 @@ export async function trackedByJournal(
   const entry = await ctx.journal.get(referenceId);
   // Another platform's operation can only be confirmed there: unknown here.
   if (!entry || !ctx.journal.isHere(entry)) return undefined;
-  const lookup = lookupOf(entry.operation);
-  const api = new ProductApi(ctx);
+  const lookup = lookupOf(ctx, entry.operation);
+  const api = ctx.api;
   return {
     operation: entry.operation,
     lookup: lookup && ((signal) => api.lookup(lookup, referenceId, signal ? { signal } : {})),

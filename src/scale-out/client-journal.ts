@@ -1,7 +1,6 @@
 import type { ClientContext } from '../context';
 import { isNotFoundError, ValidationError } from '../errors';
 import type { Final } from '../polling/poller';
-import { ProductApi } from '../products/product-api';
 import type { StatusLike } from '../schemas/common';
 import type { JournalEntry } from './journal';
 import { lookupOf } from './lookups';
@@ -97,10 +96,10 @@ export class JournalView implements ClientJournal {
 
   async #settle(entry: JournalEntry, options: ResumeOptions): Promise<ResumeOutcome> {
     if (!this.#ctx.journal.isHere(entry)) return { entry, status: 'OTHER_PLATFORM' };
-    const lookup = lookupOf(entry.operation);
+    const lookup = lookupOf(this.#ctx, entry.operation);
     if (!lookup) return { entry, status: 'UNRESOLVED' };
     try {
-      const result = await new ProductApi(this.#ctx).waitFor(
+      const result = await this.#ctx.api.waitFor(
         lookup,
         entry.referenceId,
         {

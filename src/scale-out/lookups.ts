@@ -1,29 +1,17 @@
+import type { ClientContext } from '../context';
 import type { Operation } from '../core/operation';
-import { collectionOperations as collection } from '../products/collection';
-import { disbursementOperations as disbursement } from '../products/disbursement';
-import { remittanceOperations as remittance } from '../products/remittance';
 import type { StatusLike } from '../schemas/common';
 
 type Lookup = Operation<never, StatusLike>;
 
 /**
- * The status lookup of each creating operation, by its name as the journal records it:
- * what lets any instance, or a restarted one, confirm and await an operation it did
- * not create. Operations missing here have no lookup in the specification (voucher
- * redeem, standard-style disbursement): their outcome comes by callback only.
+ * The status lookup that confirms a creating operation, by its name as the journal
+ * records it, read from the client's operation tables: what lets any instance, or a
+ * restarted one, confirm and await an operation it did not create. `undefined` for an
+ * operation its table declares callback-only (voucher redeem, standard-style
+ * disbursement, invoice cancellation).
  */
-const LOOKUP_OF: Readonly<Record<string, Lookup>> = {
-  'disbursement.transfer': disbursement.getTransfer,
-  'disbursement.deposit': disbursement.getDeposit,
-  'disbursement.refund': disbursement.getRefund,
-  'disbursement.transferWithConsent': disbursement.getTransfer,
-  'disbursement.merchantPaymentWithConsent': disbursement.getMerchantPayment,
-  'collection.requestToPay': collection.getRequestToPay,
-  'collection.requestToWithdraw': collection.getRequestToWithdraw,
-  'remittance.transfer': remittance.getTransfer,
-  'remittance.cashTransfer': remittance.getCashTransfer,
-};
-
-export function lookupOf(operation: string): Lookup | undefined {
-  return Object.hasOwn(LOOKUP_OF, operation) ? LOOKUP_OF[operation] : undefined;
+export function lookupOf(ctx: ClientContext, operation: string): Lookup | undefined {
+  // An invoice's or a payment's CREATED is, like PENDING, not final to a wait or a handler.
+  return ctx.operationsByName.get(operation)?.confirmedBy as Lookup | undefined;
 }

@@ -42,11 +42,15 @@ export interface RequestToPayBody {
 /** The body of `requestToWithdraw`: the same as a request to pay. */
 export type RequestToWithdrawBody = RequestToPayBody;
 
-/** Identification document kinds. */
+/**
+ * Identification document kinds. `SRSSA` is the provider documents' spelling of the
+ * specification's `SRSA`: both are accepted and sent as `compat` says.
+ */
 export type IdentificationType =
   | 'PASS'
   | 'CPFA'
   | 'SRSA'
+  | 'SRSSA'
   | 'NRIN'
   | 'OTHR'
   | 'DRLC'
@@ -60,6 +64,7 @@ export const identificationType = z.enum([
   'PASS',
   'CPFA',
   'SRSA',
+  'SRSSA',
   'NRIN',
   'OTHR',
   'DRLC',

@@ -106,3 +106,12 @@ export interface StatusLike {
   status: TransactionStatus;
   reason?: Reason | undefined;
 }
+
+/** Statuses of invoices and payments, which are CREATED before PENDING. */
+export type OperationStatus = 'CREATED' | TransactionStatus;
+
+/** What every status lookup result has, invoices and payments included. */
+export interface OperationStatusLike {
+  status: OperationStatus;
+  reason?: Reason | undefined;
+}

@@ -1,5 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+// The operation tables are internal: the map of endpoints is checked against them.
+import type { TableOperation } from '../../src/products/endpoints';
+import { operationTables } from '../../src/products/tables';
 
 // docs/endpoints.md maps every endpoint of the specification to a test: keep it true.
 const table = readFileSync('docs/endpoints.md', 'utf8');
@@ -19,5 +22,40 @@ describe('docs/endpoints.md', () => {
       if (title)
         expect(readFileSync(file as string, 'utf8'), `${file}: "${title}"`).toContain(title);
     }
+  });
+
+  it('lists every operation of the operation tables, with its method', () => {
+    const listed = new Set(
+      [...table.matchAll(/`((?:GET|POST|PUT|DELETE) \/[^`]+)`/g)].map((m) => m[1]),
+    );
+    const missing = Object.values(operationTables)
+      .flatMap((ops) => Object.values(ops as Record<string, TableOperation>))
+      .map((op) => `${op.method} ${op.path}`)
+      .filter((route) => !listed.has(route));
+    expect(missing).toEqual([]);
+  });
+
+  it("lists all 51 operations of the provider's three documents", () => {
+    // Path parameters are named differently in the documents ({x-referenceId}...).
+    const shape = (route: string) => route.replace(/\{[^}]+\}/g, '{}');
+    const listed = new Set(
+      [...table.matchAll(/`((?:GET|POST|PUT|DELETE) \/[^`]+)`/g)].map((m) => shape(m[1] as string)),
+    );
+    const operations: string[] = [];
+    for (const name of ['collection', 'disbursement', 'remittance']) {
+      const document = JSON.parse(readFileSync(`test/fixtures/oracle/${name}.json`, 'utf8')) as {
+        paths: Record<string, Record<string, unknown>>;
+      };
+      for (const [path, methods] of Object.entries(document.paths)) {
+        if (path.includes('clone-') || path.includes('999{')) continue; // portal artefacts
+        for (const method of Object.keys(methods).filter((m) =>
+          /^(get|post|put|delete)$/.test(m),
+        )) {
+          operations.push(`${method.toUpperCase()} /${name}${path}`);
+        }
+      }
+    }
+    expect(operations).toHaveLength(51);
+    expect(operations.filter((route) => !listed.has(shape(route)))).toEqual([]);
   });
 });

@@ -2,6 +2,8 @@ import type { MomoClient } from '../../client';
 import type { ProductName } from '../../core/options';
 import { isWaitTimeoutError } from '../../errors';
 import type { WaitOptions } from '../../polling/poller';
+import type { TableOperation } from '../../products/endpoints';
+import { operationTables } from '../../products/tables';
 import type { StatusLike } from '../../schemas/common';
 import { oneOf, parseCommand, positiveInteger } from '../args';
 import type { Command } from '../command';
@@ -21,48 +23,31 @@ interface Kind {
   get(momo: MomoClient, id: string): Promise<Result>;
   wait(momo: MomoClient, id: string, options: WaitOptions<Result>): Promise<Result>;
 }
+type Verbs = Record<string, (id: string, options?: unknown) => Promise<Result>>;
 
-/** Each product's operations with a status lookup, by the word used on the command line. */
-const KINDS: Record<string, Record<string, Kind>> = {
-  disbursement: {
-    transfer: {
-      get: (m, id) => m.disbursement.getTransfer(id),
-      wait: (m, id, o) => m.disbursement.waitForTransfer(id, o),
-    },
-    deposit: {
-      get: (m, id) => m.disbursement.getDeposit(id),
-      wait: (m, id, o) => m.disbursement.waitForDeposit(id, o),
-    },
-    refund: {
-      get: (m, id) => m.disbursement.getRefund(id),
-      wait: (m, id, o) => m.disbursement.waitForRefund(id, o),
-    },
-    merchantpayment: {
-      get: (m, id) => m.disbursement.getMerchantPayment(id),
-      wait: (m, id, o) => m.disbursement.waitForMerchantPayment(id, o),
-    },
-  },
-  collection: {
-    requesttopay: {
-      get: (m, id) => m.collection.getRequestToPay(id),
-      wait: (m, id, o) => m.collection.waitForRequestToPay(id, o),
-    },
-    requesttowithdraw: {
-      get: (m, id) => m.collection.getRequestToWithdraw(id),
-      wait: (m, id, o) => m.collection.waitForRequestToWithdraw(id, o),
-    },
-  },
-  remittance: {
-    transfer: {
-      get: (m, id) => m.remittance.getTransfer(id),
-      wait: (m, id, o) => m.remittance.waitForTransfer(id, o),
-    },
-    cashtransfer: {
-      get: (m, id) => m.remittance.getCashTransfer(id),
-      wait: (m, id, o) => m.remittance.waitForCashTransfer(id, o),
-    },
-  },
-};
+/**
+ * Each product's operations with a status lookup, by the word used on the command line
+ * (the lookup path's last word: `transfer`, `requesttopay`, `invoice`...), derived from
+ * the operation tables: every lookup that confirms a creating call, read with the
+ * product's `getX` and awaited with its `waitForX`.
+ */
+const KINDS: Record<string, Record<string, Kind>> = {};
+for (const product of ['disbursement', 'collection', 'remittance'] as const) {
+  const kinds: Record<string, Kind> = {};
+  for (const op of Object.values(operationTables[product]) as TableOperation[]) {
+    const lookup = op.confirmedBy;
+    if (!lookup) continue;
+    const word = (lookup.path.split('/').at(-2) ?? '').toLowerCase();
+    const getter = lookup.name.slice(product.length + 1); // `getTransfer`
+    const waiter = `waitFor${getter.slice('get'.length)}`;
+    const verbs = (m: MomoClient) => m[product] as unknown as Verbs;
+    kinds[word] = {
+      get: (m, id) => (verbs(m)[getter] as Verbs[string]).call(m[product], id),
+      wait: (m, id, o) => (verbs(m)[waiter] as Verbs[string]).call(m[product], id, o),
+    };
+  }
+  KINDS[product] = kinds;
+}
 
 const USAGE = `Usage: momo-partner-sdk status <product> <kind> <referenceId> [options]
 

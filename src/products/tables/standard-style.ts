@@ -1,27 +1,28 @@
 import * as z from 'zod/mini';
-import { accountStatus, heartbeat } from '../schemas/collection';
-import { standardAccepted, standardDisbursementBody } from '../schemas/standard';
-import { endpoint } from './endpoints';
+import { accountStatus, heartbeat } from '../../schemas/collection';
+import { standardAccepted, standardDisbursementBody } from '../../schemas/standard';
+import { callbackOnly, creating, endpoint } from '../endpoints';
 
 /**
  * Collection's standard-style (`/mm/`) endpoints: routed by
  * X-Account-Holding-Institution-Identifier, errors in the 7.2 format.
  */
 export const standardStyle = {
-  standardDisbursement: endpoint(
+  standardDisbursement: creating(
     'collection',
     'standardDisbursement',
     'POST /collection/v1.2/mm/Transactions/Type/Disbursement',
-    // tolerant: a 202 without its body is still accepted
-    { body: standardDisbursementBody, result: z.optional(standardAccepted) },
+    standardDisbursementBody,
+    callbackOnly('PUT'), // 4.6 shows no lookup
     {
-      callback: true,
       creates: 'correlation',
       routing: 'institution',
       // A repeated X-CorrelationID is answered DuplicateRequest (spec 7.2), not 409.
       landed: ({ status, code }) =>
         (status === 400 || status === 409) && code === 'DuplicateRequest',
     },
+    // tolerant: a 202 without its body is still accepted
+    z.optional(standardAccepted),
   ), // 4.6
   getAccountStatus: endpoint(
     'collection',
