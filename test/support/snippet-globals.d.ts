@@ -24,6 +24,8 @@ declare global {
   const onCallback: import('momo-partner-sdk').NodeListener;
   /** Your client. */
   const momo: import('momo-partner-sdk').MomoClient;
+  /** The shared state of docs/redis.md (`createRedisState(redis)`). */
+  const shared: import('momo-partner-sdk/redis').RedisState;
   /** Your client options (as in First payment). */
   const options: MomoClientOptions;
   const body: TransferBody;

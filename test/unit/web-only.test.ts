@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 // this names the offending line before a build.
 const NODE_ONLY = [
   [/(?<![\w.])Buffer\b/, 'Buffer'],
-  [/(?<![\w.])process\b/, 'process'],
+  [/(?<![\w.'-])process\b/, 'process'],
   [/(?<![\w.])require\(/, 'require()'],
   [/(?<![\w.])__dirname\b|(?<![\w.])__filename\b/, '__dirname/__filename'],
   [/^import (?!type\b)[^;]*from 'node:/, 'a run-time node: import'],
