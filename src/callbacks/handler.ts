@@ -142,6 +142,7 @@ export function createCallbackHandler(
       result = confirmation.result;
       if (!result) return answer(404, { error: 'unknown reference id' });
       if (isFinal(event.status) && result.status !== event.status) {
+        if (isFinal(result)) ctx.poller.wake(referenceId, result); // the truth ends the waits
         log('warn', 'callback contradicts the status lookup: not trusted', {
           ...context,
           claimed: event.status,
