@@ -127,8 +127,9 @@ const handlers: Record<string, (input: never) => Promise<unknown>> = {
     return client().health();
   },
 
-  async resume() {
-    const outcomes = await client().journal.resume({ concurrency: 4 });
+  /** `concurrency`: how many waits at once (default 4). */
+  async resume(input: { concurrency?: number }) {
+    const outcomes = await client().journal.resume({ concurrency: input.concurrency ?? 4 });
     return outcomes.map((o) => ({ referenceId: o.entry.referenceId, status: o.status }));
   },
 
