@@ -65,7 +65,7 @@ export function checkPackedFiles(pack) {
     .map((f) => f.path)
     .filter(
       (p) =>
-        !/^(dist\/|docs\/[\w-]+\.(md|png)$|examples\/checkout\/[\w.-]+$|README\.md$|CHANGELOG\.md$|package\.json$|LICENSE$)/.test(
+        !/^(dist\/|docs\/(images\/)?[\w-]+\.(md|png)$|examples\/checkout\/[\w.-]+$|README\.md$|CHANGELOG\.md$|package\.json$|LICENSE$)/.test(
           p,
         ),
     );
