@@ -21,6 +21,7 @@ import { startCallback } from './callback-trace';
 import { Instruments, SCOPE } from './instruments';
 import { startWait } from './wait-trace';
 
+/** The providers `otel()` reports to. */
 export interface OtelOptions {
   /** Default: the globally registered one (`trace.getTracerProvider()`). */
   tracerProvider?: TracerProvider | undefined;

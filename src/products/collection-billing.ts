@@ -50,6 +50,7 @@ export class CollectionBilling extends AccountQueries {
     return apiOf(this).lookup(op.getPreApproval, referenceId, options);
   }
 
+  /** Polls the pre-approval's lookup until it is SUCCESSFUL or FAILED (what `Accepted.wait` calls). */
   waitForPreApproval(
     referenceId: string,
     options?: WaitOptions<PreApprovalResult>,
@@ -96,6 +97,7 @@ export class CollectionBilling extends AccountQueries {
     return apiOf(this).lookup(op.getInvoice, referenceId, options);
   }
 
+  /** Polls the invoice's lookup until it is SUCCESSFUL or FAILED (what `Accepted.wait` calls). */
   waitForInvoice(
     referenceId: string,
     options?: WaitOptions<InvoiceResult>,
@@ -131,6 +133,7 @@ export class CollectionBilling extends AccountQueries {
     return apiOf(this).lookup(op.getPayment, referenceId, options);
   }
 
+  /** Polls the payment's lookup until it is SUCCESSFUL or FAILED (what `Accepted.wait` calls). */
   waitForPayment(
     referenceId: string,
     options?: WaitOptions<PaymentResult>,

@@ -7,31 +7,42 @@ export { optionError, RedisCommandError, RedisUnavailableError } from './errors'
 /** The parts of a node-redis (v4, v5) `createClient` client this package uses. */
 export interface NodeRedisClient {
   readonly isReady: boolean;
+  /** Sends one command (`['GET', key]`). */
   sendCommand(args: string[]): Promise<unknown>;
+  /** A second connection, for the callback subscriber. */
   duplicate(): unknown;
+  /** Connection errors (node-redis needs a listener). */
   on(event: 'error', listener: (error: Error) => void): unknown;
 }
 
 /** The parts of a node-redis (v4, v5) `createCluster` client this package uses. */
 export interface NodeRedisCluster {
   readonly isOpen: boolean;
+  /** Sends one command to the node serving `firstKey`'s slot. */
   sendCommand(firstKey: string | undefined, isReadonly: boolean, args: string[]): Promise<unknown>;
+  /** Sharded subscribe (SSUBSCRIBE): the callback bus's channel. */
   sSubscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
+  /** Ends a sharded subscription. */
   sUnsubscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
+  /** Connection errors (node-redis needs a listener). */
   on(event: 'error', listener: (error: Error) => void): unknown;
 }
 
 /** The parts of an ioredis (v5) client, `Redis` or `Cluster`, this package uses. */
 export interface IoRedisClient {
   readonly status: string;
+  /** Sends one command (`call('GET', key)`). */
   call(command: string, ...args: string[]): Promise<unknown>;
+  /** A second connection, for the callback subscriber. */
   duplicate(): unknown;
+  /** Connection errors. */
   on(event: 'error', listener: (error: Error) => void): unknown;
 }
 
 /** A connected client of either library, single node or cluster; the package detects which. */
 export type RedisClient = NodeRedisClient | NodeRedisCluster | IoRedisClient;
 
+/** Options shared by the Redis token store, callback bus and journal. */
 export interface RedisOptions {
   /**
    * Prepended to every key and channel, so that several apps share one Redis. Default
@@ -146,6 +157,7 @@ export class RedisConnection {
     return options?.shardedSubscribers === true;
   }
 
+  /** Publishes on the callback bus's channel (SPUBLISH on a cluster that shards pub/sub). */
   publish(channel: string, message: string): Promise<unknown> {
     return this.command([this.sharded ? 'SPUBLISH' : 'PUBLISH', channel, message], channel);
   }

@@ -15,6 +15,7 @@ export interface ComponentHealth {
  */
 export type ComponentState = 'in-process' | 'ok' | 'unavailable' | 'failing';
 
+/** One shared component's state, as `momo.health()` reports it. */
 export interface ComponentStatus {
   state: ComponentState;
   /** Epoch milliseconds of the last change of state (undefined: never changed). */
