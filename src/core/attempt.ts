@@ -1,4 +1,5 @@
 import { ConnectionError, TimeoutError } from '../errors';
+import { hostOf } from './business-refusal';
 import type { Limiter } from './limiter';
 
 export interface AttemptPlan {
@@ -50,7 +51,7 @@ function noResponse(error: unknown, plan: AttemptPlan, url: string): ConnectionE
   const code = findCode(cause);
   const detail = code ?? cause?.message ?? String(error);
   return new ConnectionError(
-    `${plan.operation}: no response from ${hostOf(url)} (${detail}; ${where(plan)})`,
+    `${plan.operation}: no response from ${hostOf(url) ?? 'the service'} (${detail}; ${where(plan)})`,
     { operation: plan.operation, referenceId: plan.referenceId, cause },
   );
 }
@@ -73,13 +74,4 @@ function findCode(
 ): string | undefined {
   for (let e = error; e; e = e.cause as typeof error) if (e.code) return e.code;
   return undefined;
-}
-
-/** The host a request went to, for the message (baseUrl never carries credentials). */
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return 'the service';
-  }
 }

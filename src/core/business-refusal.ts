@@ -147,7 +147,8 @@ function currencyOf(body: string | undefined): string | undefined {
   }
 }
 
-function hostOf(url: string | undefined): string | undefined {
+/** The host of a URL the SDK sent to (`host:port`), for a message; never credentials. */
+export function hostOf(url: string | undefined): string | undefined {
   if (url === undefined) return undefined;
   try {
     return new URL(url).host;
