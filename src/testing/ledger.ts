@@ -73,6 +73,11 @@ const EARLY_MS = 5;
 export class Ledger {
   private readonly txs = new Map<string, TxRecord>();
   private readonly pending = new Set<TxRecord>();
+  /**
+   * No pending transaction settles before this (a lower bound): settleDue, called on every
+   * request, returns at once until then instead of walking every pending transaction.
+   */
+  private nextDue = Number.POSITIVE_INFINITY;
   private readonly timers = new Map<string, Timer>();
   private readonly balances = new Map<Product, Decimal>();
   private sequence = 0;
@@ -119,17 +124,26 @@ export class Ledger {
     };
     this.txs.set(tx.referenceId.toLowerCase(), tx);
     this.pending.add(tx);
+    if (tx.settlesAt !== undefined) this.nextDue = Math.min(this.nextDue, tx.settlesAt);
     if (tx.settlesAt !== undefined) this.schedule(tx, tx.settlesAt);
     return tx;
   }
 
   /** Finalizes, in order, every pending transaction whose time has come. */
   settleDue(now: number): void {
-    const due = [...this.pending]
-      .filter((tx) => tx.settlesAt !== undefined && tx.settlesAt <= now)
-      .sort((a, b) => (a.settlesAt ?? 0) - (b.settlesAt ?? 0));
+    if (now < this.nextDue) return;
+    const due: TxRecord[] = [];
+    let next = Number.POSITIVE_INFINITY;
+    for (const tx of this.pending) {
+      if (tx.settlesAt === undefined) continue;
+      if (tx.settlesAt <= now) due.push(tx);
+      else next = Math.min(next, tx.settlesAt);
+    }
+    this.nextDue = next;
+    due.sort((a, b) => (a.settlesAt ?? 0) - (b.settlesAt ?? 0));
     for (const tx of due) this.finalize(tx, now);
   }
+
 
   /** Marks an approved pre-approval cancelled (its lookup stays SUCCESSFUL). */
   cancel(tx: TxRecord, now: number): void {
