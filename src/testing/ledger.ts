@@ -144,7 +144,6 @@ export class Ledger {
     for (const tx of due) this.finalize(tx, now);
   }
 
-
   /** Marks an approved pre-approval cancelled (its lookup stays SUCCESSFUL). */
   cancel(tx: TxRecord, now: number): void {
     tx.cancelledAt = now;
