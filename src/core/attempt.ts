@@ -1,21 +1,20 @@
 import { ConnectionError, TimeoutError } from '../errors';
 import { hostOf } from './business-refusal';
+import type { CallPlan } from './call-plan';
 import type { Limiter } from './limiter';
 
-export interface AttemptPlan {
-  operation: string;
-  referenceId: string | undefined;
-  attempt: number;
-  timeoutMs: number;
-  /** The caller's signal: aborting it ends the attempt with its reason, as it is. */
-  signal: AbortSignal | undefined;
-}
-
-/** Waits for an in-flight slot; resolves with the attempt's deadline, which the wait counts against. */
-export function takeSlot(limiter: Limiter, plan: AttemptPlan): Promise<number> {
+/**
+ * Waits for an in-flight slot; resolves with the attempt's deadline, which the wait counts
+ * against (the caller must release the slot once it resolves).
+ */
+export function takeSlot(
+  limiter: Limiter,
+  plan: CallPlan<unknown>,
+  n: number,
+): Promise<number> | number {
   const deadline = Date.now() + plan.timeoutMs;
-  if (limiter.tryAcquire()) return Promise.resolve(deadline);
-  const expired = () => timedOut(plan, 'waiting for a free request slot');
+  if (limiter.tryAcquire()) return deadline;
+  const expired = () => timedOut(plan, n, 'waiting for a free request slot');
   return limiter.acquire(plan.signal, deadline, expired).then(() => deadline);
 }
 
@@ -23,21 +22,22 @@ export function takeSlot(limiter: Limiter, plan: AttemptPlan): Promise<number> {
  * What a sender's failure means for the caller: the caller's abort reason as it is, a
  * TimeoutError when the deadline passed (body included), a ConnectionError otherwise.
  */
-export function sendFailure(error: unknown, plan: AttemptPlan, url: string): unknown {
+export function sendFailure(error: unknown, plan: CallPlan<unknown>, n: number): unknown {
   if (plan.signal?.aborted) return plan.signal.reason;
-  if ((error as Error)?.name === 'TimeoutError') return timedOut(plan, 'no complete answer');
-  return noResponse(error, plan, url);
+  if ((error as Error)?.name === 'TimeoutError') return timedOut(plan, n, 'no complete answer');
+  return noResponse(error, plan, n);
 }
 
-function where(plan: AttemptPlan): string {
+function where(plan: CallPlan<unknown>, n: number): string {
   const ref = plan.referenceId ? `, referenceId ${plan.referenceId}` : '';
-  return `attempt ${plan.attempt}${ref}`;
+  return `attempt ${n}${ref}`;
 }
 
-function timedOut(plan: AttemptPlan, what: string): TimeoutError {
+function timedOut(plan: CallPlan<unknown>, n: number, what: string): TimeoutError {
+  const { op, timeoutMs, referenceId } = plan;
   return new TimeoutError(
-    `${plan.operation}: ${what} within the ${plan.timeoutMs} ms attempt timeout (${where(plan)})`,
-    { operation: plan.operation, referenceId: plan.referenceId },
+    `${op.name}: ${what} within the ${timeoutMs} ms attempt timeout (${where(plan, n)})`,
+    { operation: op.name, referenceId },
   );
 }
 
@@ -46,13 +46,14 @@ function timedOut(plan: AttemptPlan, what: string): TimeoutError {
  * ECONNREFUSED included) but rebuilt from names, messages and codes only, so that no
  * request object (and so no header) rides along.
  */
-function noResponse(error: unknown, plan: AttemptPlan, url: string): ConnectionError {
+function noResponse(error: unknown, plan: CallPlan<unknown>, n: number): ConnectionError {
+  const { op, url, referenceId } = plan;
   const cause = copyCause(error, 0);
   const code = findCode(cause);
   const detail = code ?? cause?.message ?? String(error);
   return new ConnectionError(
-    `${plan.operation}: no response from ${hostOf(url) ?? 'the service'} (${detail}; ${where(plan)})`,
-    { operation: plan.operation, referenceId: plan.referenceId, cause },
+    `${op.name}: no response from ${hostOf(url) ?? 'the service'} (${detail}; ${where(plan, n)})`,
+    { operation: op.name, referenceId, cause },
   );
 }
 

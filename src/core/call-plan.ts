@@ -29,11 +29,6 @@ export interface CallPlan<T> {
   headers: Record<string, string> | undefined;
   /** Set only when the client has `telemetry`. */
   trace: CallTrace | undefined;
-  /**
-   * The deadline of the slot taken for the first attempt (or why the wait for it failed),
-   * until that attempt takes it over.
-   */
-  firstSlot: number | { error: unknown } | undefined;
 }
 
 /** Checks the input (throws ValidationError: nothing sent) and fixes the call's ids. */
@@ -63,7 +58,6 @@ export function planCall<T>(
     signal: options.signal,
     headers: undefined,
     trace: undefined,
-    firstSlot: undefined,
   };
 }
 

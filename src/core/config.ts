@@ -45,6 +45,8 @@ export interface Config {
   maxConcurrency: number;
   maxSockets: number;
   log: Log;
+  /** Whether debug lines reach the logger: the per-request line is not even built otherwise. */
+  debug: boolean;
   hooks: ClientHooks;
   /** The tracing integration (`momo-partner-sdk/otel`); undefined costs nothing. */
   telemetry: Telemetry | undefined;
@@ -163,6 +165,7 @@ export function resolveConfig(options: MomoClientOptions): Config {
     maxConcurrency: options.maxConcurrency ?? 128,
     maxSockets: options.maxSockets ?? 128,
     log: makeLog(options.logger, options.logLevel ?? 'info', scrubber),
+    debug: options.logger !== undefined && options.logLevel === 'debug',
     hooks: { ...hooks },
     telemetry: options.telemetry,
     compat: options.compat ?? 'spec',

@@ -39,16 +39,31 @@ export function backoffDelay(retry: number, policy: RetryPolicy, random = Math.r
  * left, a Retry-After beyond the cap, or the caller's abort (whose reason is thrown as
  * it is, Error or not). Whatever an attempt resolved with is returned, even when the
  * caller aborted just as it arrived: an accepted call must not look like a failed one.
+ * Most calls succeed at once, so the first attempt runs before any of the loop is built.
  */
 export async function withRetries<T>(
   attempt: (attemptNumber: number) => Promise<T>,
   policy: RetryPolicy,
-  hooks: RetryHooks = {},
+  hooks: () => RetryHooks,
+): Promise<T> {
+  try {
+    return await attempt(1);
+  } catch (error) {
+    return retryAfter(error, attempt, policy, hooks());
+  }
+}
+
+/** The loop on p-retry, entered once attempt 1 has failed with `firstError`. */
+async function retryAfter<T>(
+  firstError: unknown,
+  attempt: (attemptNumber: number) => Promise<T>,
+  policy: RetryPolicy,
+  hooks: RetryHooks,
 ): Promise<T> {
   const { signal } = hooks;
   let retry = false;
   try {
-    return await pRetry(attempt, {
+    return await pRetry((n) => (n === 1 ? Promise.reject(firstError) : attempt(n)), {
       retries: policy.maxRetries,
       // The delay is the SDK's (Retry-After, equal jitter), slept in onFailedAttempt.
       minTimeout: 0,

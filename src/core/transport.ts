@@ -1,6 +1,6 @@
 import { isApiError, isMomoError, type MomoError } from '../errors';
 import { landedAnswer, readAnswer } from './answer';
-import { type AttemptPlan, sendFailure, takeSlot } from './attempt';
+import { sendFailure, takeSlot } from './attempt';
 import type { Authorization, Authorizer, CallInput, CallResult } from './call';
 import { type CallPlan, callStart, headersOf, planCall, requestInfo } from './call-plan';
 import type { Config } from './config';
@@ -8,7 +8,7 @@ import { Limiter } from './limiter';
 import { callHook } from './logger';
 import type { Operation } from './operation';
 import type { Answer } from './port';
-import { withRetries } from './retry';
+import { type RetryHooks, type RetryPolicy, withRetries } from './retry';
 import { ChosenSender, type NodePath } from './sender';
 import { isTransient } from './transient';
 
@@ -77,56 +77,43 @@ export class Transport {
     );
   }
 
-  /**
-   * record, then the attempts under the retry loop. The first attempt's slot is waited
-   * for before the loop is built, so that a call queued behind the limit holds its plan
-   * and a queue entry, not a retry loop (10,000 queued deposits: 3.5 KB each after GC,
-   * 6 KB with the loop built first).
-   * It is handed to the first attempt, whose `finally` releases it; should the loop fail
-   * before that attempt takes it, this `catch` gives it back.
-   */
+  /** record, then the attempts under the retry loop (built only once an attempt fails). */
   async #run<T>(plan: CallPlan<T>, beforeSend: (() => Promise<void>) | undefined) {
     if (beforeSend) await beforeSend();
-    if (plan.op.limited !== false) {
-      // A failed wait (queue timeout, abort) is the first attempt's failure: the retry loop decides.
-      plan.firstSlot = await takeSlot(this.#limiter, this.#attemptPlan(plan, 1)).catch(
-        (error: unknown) => ({ error }),
-      );
-    }
-    return this.#retried(plan).catch((error: unknown) => {
-      if (typeof plan.firstSlot === 'number') {
-        plan.firstSlot = undefined;
-        this.#limiter.release();
-      }
-      throw error;
-    });
-  }
-
-  #retried<T>(plan: CallPlan<T>): Promise<CallResult<T>> {
-    const { op, options, referenceId } = plan;
-    const config = this.#config;
     return withRetries(
       (n) => this.#attempt(plan, n),
-      { ...config.retry, maxRetries: options.maxRetries ?? config.retry.maxRetries },
-      {
-        signal: plan.signal,
-        // An answer that proves an earlier attempt landed is never worth repeating.
-        retryable: (error) => isTransient(error) && !(isApiError(error) && landedAnswer(op, error)),
-        onRetry: (n, delayMs, error) => {
-          config.log('warn', `${op.name}: retrying after ${error.name}`, {
-            operation: op.name,
-            referenceId,
-            attempt: n,
-            delayMs,
-          });
-          callHook(config.hooks.onRetry, {
-            ...requestInfo(plan, n),
-            delayMs,
-            error: error as MomoError,
-          });
-        },
-      },
+      this.#policy(plan),
+      () => this.#retryHooks(plan),
     );
+  }
+
+  #policy(plan: CallPlan<unknown>): RetryPolicy {
+    const { retry } = this.#config;
+    const maxRetries = plan.options.maxRetries;
+    return maxRetries === undefined ? retry : { ...retry, maxRetries };
+  }
+
+  #retryHooks(plan: CallPlan<unknown>): RetryHooks {
+    const { op, referenceId } = plan;
+    const config = this.#config;
+    return {
+      signal: plan.signal,
+      // An answer that proves an earlier attempt landed is never worth repeating.
+      retryable: (error) => isTransient(error) && !(isApiError(error) && landedAnswer(op, error)),
+      onRetry: (n, delayMs, error) => {
+        config.log('warn', `${op.name}: retrying after ${error.name}`, {
+          operation: op.name,
+          referenceId,
+          attempt: n,
+          delayMs,
+        });
+        callHook(config.hooks.onRetry, {
+          ...requestInfo(plan, n),
+          delayMs,
+          error: error as MomoError,
+        });
+      },
+    };
   }
 
   /** One attempt: an exchange, then interpret its answer. */
@@ -137,7 +124,9 @@ export class Transport {
       const answer = await this.#exchange(plan, n);
       status = answer.status;
       const context = {
-        ...this.#attemptPlan(plan, n),
+        operation: plan.op.name,
+        referenceId: plan.referenceId,
+        attempt: n,
         callbackUrl: plan.callbackUrl,
         requestBody: plan.body, // read only to name a refused value (its currency...)
       };
@@ -153,61 +142,56 @@ export class Transport {
   }
 
   /**
-   * acquire a slot (the first attempt's was taken ahead by #run) → authorize → send, with
-   * the slot released in this `finally` whatever throws after it is taken. The token
-   * request itself takes no slot (`limited: false`), so a slot held while a token is
-   * fetched starves nothing.
+   * acquire a slot → authorize → send, the slot released in this one `finally`: nothing runs
+   * between taking it and the `try`. The token request takes no slot (`limited: false`), so
+   * a slot held while a token is fetched starves nothing.
    */
   async #exchange(plan: CallPlan<unknown>, n: number): Promise<Answer> {
-    const attempt = this.#attemptPlan(plan, n);
-    if (plan.op.limited === false)
-      return this.#authorizedSend(plan, attempt, freshDeadline(attempt));
-    const taken = plan.firstSlot;
-    plan.firstSlot = undefined;
-    if (typeof taken === 'object') throw taken.error;
-    const deadline = taken ?? (await takeSlot(this.#limiter, attempt));
+    if (plan.op.limited === false) return this.#authorizedSend(plan, n, deadlineFor(plan));
+    const deadline = await takeSlot(this.#limiter, plan, n);
     try {
-      return await this.#authorizedSend(plan, attempt, deadline);
+      return await this.#authorizedSend(plan, n, deadline);
     } finally {
       this.#limiter.release();
     }
   }
 
   /** authorize → send; a 401 on a token that may be stale is replayed once (replay401). */
-  async #authorizedSend(plan: CallPlan<unknown>, attempt: AttemptPlan, deadline: number) {
+  async #authorizedSend(plan: CallPlan<unknown>, n: number, deadline: number) {
     const auth = await this.#authorize(plan);
-    const answer = await this.#send(plan, attempt, auth, deadline);
+    const answer = await this.#send(plan, n, auth, deadline);
     if (answer.status !== 401 || auth.refused === undefined) return answer;
-    return this.#replay401(plan, attempt, auth.refused);
+    return this.#replay401(plan, n, auth.refused);
   }
 
   /** The token was refused: drop it, then send once more with a new one, under a new deadline. */
-  async #replay401(plan: CallPlan<unknown>, attempt: AttemptPlan, refused: () => Promise<void>) {
+  async #replay401(plan: CallPlan<unknown>, n: number, refused: () => Promise<void>) {
     await refused();
     const auth = await this.#authorize(plan);
-    return this.#send(plan, attempt, auth, freshDeadline(attempt));
+    return this.#send(plan, n, auth, deadlineFor(plan));
   }
 
-  #authorize(plan: CallPlan<unknown>): Promise<Authorization> {
+  #authorize(plan: CallPlan<unknown>): Promise<Authorization> | Authorization {
     const { op, credentials, options } = plan;
-    if (credentials === undefined) return Promise.resolve(NO_AUTHORIZATION);
+    if (credentials === undefined) return NO_AUTHORIZATION;
     return this.#auth.authorization(op as Operation, credentials, options);
   }
 
   /** One exchange through the chosen sender, told to the hooks; a failure becomes a MomoError. */
   async #send(
     plan: CallPlan<unknown>,
-    attempt: AttemptPlan,
+    n: number,
     auth: Authorization,
     deadline: number,
   ): Promise<Answer> {
     const config = this.#config;
     const { op, path, referenceId } = plan;
-    const info = requestInfo(plan, attempt.attempt);
+    const { onRequest, onResponse } = config.hooks;
     const headers = headersOf(plan, config);
-    const started = Date.now();
-    config.log('debug', `${op.method} ${path}`, { operation: op.name, referenceId });
-    callHook(config.hooks.onRequest, info);
+    const started = onResponse && Date.now();
+    if (config.debug)
+      config.log('debug', `${op.method} ${path}`, { operation: op.name, referenceId });
+    if (onRequest) callHook(onRequest, requestInfo(plan, n));
     let answer: Answer;
     try {
       answer = await this.#sender.send({
@@ -219,26 +203,30 @@ export class Transport {
         signal: plan.signal,
       });
     } catch (error) {
-      const failure = sendFailure(error, attempt, plan.url);
-      const durationMs = Date.now() - started;
-      const reported = isMomoError(failure) ? { error: failure } : {};
-      callHook(config.hooks.onResponse, { ...info, status: undefined, durationMs, ...reported });
+      const failure = sendFailure(error, plan, n);
+      if (onResponse) {
+        const reported = isMomoError(failure) ? { error: failure } : {};
+        const durationMs = Date.now() - (started as number);
+        callHook(onResponse, {
+          ...requestInfo(plan, n),
+          status: undefined,
+          durationMs,
+          ...reported,
+        });
+      }
       throw failure;
     }
-    const durationMs = Date.now() - started;
-    callHook(config.hooks.onResponse, { ...info, status: answer.status, durationMs });
+    if (onResponse) {
+      const durationMs = Date.now() - (started as number);
+      callHook(onResponse, { ...requestInfo(plan, n), status: answer.status, durationMs });
+    }
     return answer;
-  }
-
-  #attemptPlan(plan: CallPlan<unknown>, n: number): AttemptPlan {
-    const { op, referenceId, timeoutMs, signal } = plan;
-    return { operation: op.name, referenceId, attempt: n, timeoutMs, signal };
   }
 }
 
 const NO_AUTHORIZATION: Authorization = { value: undefined };
 
-/** A deadline starting now. */
-function freshDeadline(attempt: AttemptPlan): number {
-  return Date.now() + attempt.timeoutMs;
+/** An attempt's deadline, starting now. */
+function deadlineFor(plan: CallPlan<unknown>): number {
+  return Date.now() + plan.timeoutMs;
 }

@@ -112,7 +112,7 @@ describe('the in-flight slot comes back on every path', () => {
     await everySlotFree(momo);
   });
 
-  it('after a throw before the first attempt takes its slot over (a telemetry that throws)', async () => {
+  it('after a throw as an attempt begins, before its slot is taken (a telemetry that throws)', async () => {
     let broken = MAX;
     const telemetry: Telemetry = {
       call: () => ({
