@@ -1,4 +1,4 @@
-import type { Authorizer, CallInput, CallResult } from '../core/call';
+import type { Authorization, Authorizer, CallInput, CallResult } from '../core/call';
 import type { Config, Credentials } from '../core/config';
 import { defineOperation, type Operation } from '../core/operation';
 import type { ProductName, TokenStore } from '../core/options';
@@ -59,6 +59,9 @@ export class ApiUserAuthorizer implements Authorizer {
   readonly #config: Config;
   readonly #cache: TokenCache;
   readonly #send: SendTokenRequest;
+  readonly #bearers = new WeakMap<StoredToken, Authorization>();
+  /** Credentials are made once per product (Config.credentials), so their keys are too. */
+  readonly #keys = new WeakMap<Credentials, string>();
 
   /**
    * `send` puts token requests through the client's transport (retries, limits, hooks);
@@ -83,7 +86,12 @@ export class ApiUserAuthorizer implements Authorizer {
     };
   }
 
-  async authorization(op: Operation, credentials: Credentials, options: CallInput['options']) {
+  /** Answered at once (no promise) while the product's token is fresh: the common case. */
+  authorization(
+    op: Operation,
+    credentials: Credentials,
+    options: CallInput['options'],
+  ): Authorization | Promise<Authorization> {
     if (op.auth === 'basic') return { value: this.#basic(credentials) };
     if (op.auth === 'consent') {
       const token = consentAccessToken(options?.consent);
@@ -91,11 +99,24 @@ export class ApiUserAuthorizer implements Authorizer {
       return { value: `Bearer ${token}` };
     }
     const key = this.cacheKey(credentials);
-    const token = await this.#cache.get(key, () => this.#requestToken(credentials));
-    return {
-      value: `Bearer ${token.accessToken}`,
-      refused: () => this.#cache.invalidate(key, token.accessToken),
-    };
+    const fresh = this.#cache.peek(key);
+    if (fresh) return this.#bearer(key, fresh);
+    return this.#cache
+      .get(key, () => this.#requestToken(credentials))
+      .then((token) => this.#bearer(key, token));
+  }
+
+  /** One Authorization per token, made on its first use and shared by every call after. */
+  #bearer(key: string, token: StoredToken): Authorization {
+    let bearer = this.#bearers.get(token);
+    if (bearer === undefined) {
+      bearer = {
+        value: `Bearer ${token.accessToken}`,
+        refused: () => this.#cache.invalidate(key, token.accessToken),
+      };
+      this.#bearers.set(token, bearer);
+    }
+    return bearer;
   }
 
   /** The API-user access token of a product (cached unless `forceRefresh`). */
@@ -106,7 +127,12 @@ export class ApiUserAuthorizer implements Authorizer {
   }
 
   cacheKey(credentials: Credentials): string {
-    return `momo:${credentials.product}:${credentials.apiUser.id}:${this.#config.targetEnvironment}`;
+    let key = this.#keys.get(credentials);
+    if (key === undefined) {
+      key = `momo:${credentials.product}:${credentials.apiUser.id}:${this.#config.targetEnvironment}`;
+      this.#keys.set(credentials, key);
+    }
+    return key;
   }
 
   #basic(credentials: Credentials): string {

@@ -64,6 +64,12 @@ export class TokenCache {
     return isFresh(token, Date.now(), this.#windowMs);
   }
 
+  /** The key's token if it is fresh, without waiting: what most calls need. */
+  peek(key: string): StoredToken | undefined {
+    const cached = this.#tokens.get(key);
+    return this.#fresh(cached) ? cached : undefined;
+  }
+
   get(
     key: string,
     fetchToken: () => Promise<StoredToken>,

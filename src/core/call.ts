@@ -49,5 +49,5 @@ export interface Authorizer {
     op: Operation<unknown, unknown>,
     credentials: Credentials,
     options: CallInput['options'],
-  ): Promise<Authorization>;
+  ): Authorization | Promise<Authorization>;
 }

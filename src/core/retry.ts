@@ -41,16 +41,12 @@ export function backoffDelay(retry: number, policy: RetryPolicy, random = Math.r
  * caller aborted just as it arrived: an accepted call must not look like a failed one.
  * Most calls succeed at once, so the first attempt runs before any of the loop is built.
  */
-export async function withRetries<T>(
+export function withRetries<T>(
   attempt: (attemptNumber: number) => Promise<T>,
   policy: RetryPolicy,
   hooks: () => RetryHooks,
 ): Promise<T> {
-  try {
-    return await attempt(1);
-  } catch (error) {
-    return retryAfter(error, attempt, policy, hooks());
-  }
+  return attempt(1).catch((error: unknown) => retryAfter(error, attempt, policy, hooks()));
 }
 
 /** The loop on p-retry, entered once attempt 1 has failed with `firstError`. */

@@ -54,8 +54,9 @@ export class ChosenSender implements Sender {
     loading.catch(() => {}); // reported by the first exchange instead
   }
 
-  async send(exchange: Exchange): Promise<Answer> {
-    const node = this.#known ? this.#nodePath : await this.#load();
+  send(exchange: Exchange): Promise<Answer> {
+    if (!this.#known) return this.#load().then(() => this.send(exchange));
+    const node = this.#nodePath;
     return node?.usable() ? node.pool.send(exchange) : this.#fetch.send(exchange);
   }
 

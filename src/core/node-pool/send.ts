@@ -79,11 +79,19 @@ function flight(
     response.on('end', () => {
       if (settled) return;
       const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
-      readAnswer(response, exchange.method, bytes).then((answer) => {
+      const done = (answer: Answer) => {
         if (settled) return;
         finish();
         resolve(answer);
-      }, stop);
+      };
+      let read: Answer | Promise<Answer>;
+      try {
+        read = readAnswer(response, exchange.method, bytes);
+      } catch (error) {
+        return stop(error);
+      }
+      if (read instanceof Promise) read.then(done, stop);
+      else done(read);
     });
   };
   try {
@@ -109,12 +117,15 @@ function flight(
 /** Statuses whose answers have no body, whatever the wire says. */
 const noBodyStatuses = new Set([101, 103, 204, 205, 304]);
 
-/** The answer: the body decoded (asynchronously only when large) and parsed, the raw header list as is. */
-async function readAnswer(
+/**
+ * The answer: the body decoded and parsed, the raw header list as is. At once unless the
+ * body is compressed (decoding a large body does not block the event loop).
+ */
+function readAnswer(
   incoming: http.IncomingMessage,
   method: string,
   bytes: Buffer,
-): Promise<Answer> {
+): Answer | Promise<Answer> {
   const status = incoming.statusCode ?? 0;
   const headers = new RawHeaders(incoming.rawHeaders);
   if (noBodyStatuses.has(status) || method === 'HEAD' || bytes.length === 0) {
@@ -122,8 +133,8 @@ async function readAnswer(
   }
   const encoding = incoming.headers['content-encoding'];
   const codings = encoding === undefined ? undefined : codingsToUndo(encoding);
-  const decoded = codings?.length ? await decode(bytes, codings) : bytes;
-  return { status, headers, body: parseBody(decoded.toString('utf8')) };
+  const parsed = (decoded: Buffer) => ({ status, headers, body: parseBody(decoded.toString()) });
+  return codings?.length ? decode(bytes, codings).then(parsed) : parsed(bytes);
 }
 
 /** Methods for which node:http sends no body framing of its own when none is given. */
