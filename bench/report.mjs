@@ -50,6 +50,16 @@ export function printImports(node, summary) {
       ),
       row('raw node:http first call (token, balance): baseline', summary['http-call'], 'baseline'),
       row('raw fetch first call (token, balance)', summary['fetch-call'], ''),
+      ...(summary['compare-sdk']
+        ? [
+            row('BENCH_COMPARE build: import', summary['compare-sdk'], ''),
+            row(
+              'BENCH_COMPARE build: import + first call',
+              summary['compare-sdk-call'],
+              `${ratio(summary['compare-sdk-call'].ms / summary['http-call'].ms)} raw node:http`,
+            ),
+          ]
+        : []),
     ],
   );
   for (const failure of summary.failures) console.log(`  probe failed: ${failure}`);

@@ -7,6 +7,12 @@ import { existsSync } from 'node:fs';
 
 export const quick = process.env.BENCH_QUICK === '1';
 
+/**
+ * BENCH_COMPARE=<directory of another checkout, built>: that build of the SDK is measured
+ * in the same rounds (throughput, import), e.g. the previous release against this one.
+ */
+export const compareBuild = process.env.BENCH_COMPARE || undefined;
+
 const envInt = (name, fallback) => {
   const value = Number(process.env[name]);
   return Number.isInteger(value) && value > 0 ? value : fallback;

@@ -5,15 +5,21 @@
  * - `sdk`: `await import('momo-partner-sdk')`;
  * - `sdk-call`: that import, then a client's first call (`getBalance`: token, then balance);
  * - `fetch-call`: the same two requests with the global `fetch`;
- * - `http-call`: the same two requests with `node:http` and a keep-alive Agent.
+ * - `http-call`: the same two requests with `node:http` and a keep-alive Agent;
+ * - `compare-sdk`, `compare-sdk-call`: `sdk` and `sdk-call` with the build in BENCH_COMPARE.
  */
+import { pathToFileURL } from 'node:url';
 import { credentials, limits } from '../lib/config.mjs';
 
 const [mode, url] = process.argv.slice(2);
+// Resolved before the clock starts, like the package name the other modes import.
+const compared = mode.startsWith('compare-')
+  ? pathToFileURL(`${process.env.BENCH_COMPARE}/dist/index.js`).href
+  : undefined;
 const started = performance.now();
-if (mode === 'sdk' || mode === 'sdk-call') {
-  const { MomoClient } = await import('momo-partner-sdk');
-  if (mode === 'sdk-call') {
+if (mode === 'sdk' || mode === 'sdk-call' || compared) {
+  const { MomoClient } = await import(compared ?? 'momo-partner-sdk');
+  if (mode.endsWith('sdk-call')) {
     await new MomoClient({ baseUrl: url, ...credentials, ...limits }).disbursement.getBalance();
   }
 } else if (mode === 'fetch-call') {

@@ -4,11 +4,12 @@
  * (performance.now() around it) and the process's wall time, spawn to exit, minus that of
  * the probe doing nothing. `node -e 0` is shown as the floor of a Node process.
  */
-import { plan } from '../lib/config.mjs';
+import { compareBuild, plan } from '../lib/config.mjs';
 import { runPlain, scriptPath } from '../lib/processes.mjs';
 import { median } from '../lib/stats.mjs';
 
 const MODES = ['none', 'sdk', 'sdk-call', 'fetch-call', 'http-call'];
+if (compareBuild) MODES.push('compare-sdk', 'compare-sdk-call');
 
 export async function measureImports(node, server) {
   const samples = Object.fromEntries(MODES.map((mode) => [mode, { ms: [], wall: [] }]));
