@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { ValidationError } from '../errors';
+import { lazy } from '../schemas/lazy';
 import {
   looseString,
   type Reason,
@@ -25,18 +26,20 @@ const STATES: Record<string, TransactionStatus> = {
  * `referenceId`; the standard-style interface carries `serverCorrelationId`. Tolerant:
  * unknown fields are kept, and only `status` is required.
  */
-const callbackBody = tolerant({
-  referenceId: z.optional(z.string()),
-  serverCorrelationId: z.optional(z.string()),
-  status: z.string().check(z.minLength(1, { error: 'must not be empty' })),
-  reason: z.optional(reason),
-  financialTransactionId: z.optional(looseString),
-  externalId: z.optional(looseString),
-  amount: z.optional(looseString),
-  currency: z.optional(z.string()),
-  payer: z.optional(resultParty),
-  payee: z.optional(resultParty),
-});
+const callbackBody = lazy(() =>
+  tolerant({
+    referenceId: z.optional(z.string()),
+    serverCorrelationId: z.optional(z.string()),
+    status: z.string().check(z.minLength(1, { error: 'must not be empty' })),
+    reason: z.optional(reason()),
+    financialTransactionId: z.optional(looseString()),
+    externalId: z.optional(looseString()),
+    amount: z.optional(looseString()),
+    currency: z.optional(z.string()),
+    payer: z.optional(resultParty()),
+    payee: z.optional(resultParty()),
+  }),
+);
 
 /** A callback body as a typed event. Its claims are unverified until looked up. */
 export interface CallbackEvent extends Tolerant {
@@ -73,7 +76,7 @@ export function parseCallback(body: unknown): CallbackEvent {
       });
     }
   }
-  const parsed = callbackBody.safeParse(value, { reportInput: true });
+  const parsed = callbackBody().safeParse(value, { reportInput: true });
   if (!parsed.success) {
     const issues = toIssues(parsed.error);
     throw new ValidationError(

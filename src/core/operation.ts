@@ -1,4 +1,4 @@
-import type * as z from 'zod/mini';
+import type { LazySchema } from '../schemas/lazy';
 import type { ProductName } from './options';
 
 /** What an error answer tells a retry: the fields read by the error factory. */
@@ -36,14 +36,17 @@ export interface Operation<TBody = unknown, TResult = unknown> {
    * X-Account-Holding-Institution-Identifier, or none.
    */
   routing?: 'environment' | 'institution' | 'none';
-  /** Request body schema (validated before sending). */
-  body?: z.ZodMiniType<TBody>;
+  /**
+   * Request body schema (validated before sending). Every schema here is a function
+   * that builds it on first use: none is built when the package is imported.
+   */
+  body?: LazySchema<TBody>;
   /** `form`: application/x-www-form-urlencoded (spec 4.9, 4.21); JSON otherwise. */
   encoding?: 'json' | 'form';
   /** Validators of path parameters, by placeholder name. */
-  params?: Record<string, z.ZodMiniType<string>>;
+  params?: Record<string, LazySchema<string>>;
   /** Response body schema (parsed tolerantly); absent when the body is ignored. */
-  result?: z.ZodMiniType<TResult>;
+  result?: LazySchema<TResult>;
   /**
    * An error answer that, on a retry, proves an earlier attempt landed (and that is
    * never worth retrying). Creating calls default to 409 RESOURCE_ALREADY_EXIST.

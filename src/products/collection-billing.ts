@@ -15,6 +15,7 @@ import {
   preApprovalHolderIdType,
   preApprovalId,
 } from '../schemas/collection-v2';
+import { lazy } from '../schemas/lazy';
 import { validateInput } from '../schemas/validate';
 import { AccountQueries, apiOf } from './account-queries';
 import type { Submitted } from './product-api';
@@ -26,10 +27,12 @@ export interface CancelledInvoice extends Submitted {
   invoiceReferenceId: string;
 }
 
-const approvedQuery = z.strictObject({
-  accountHolderIdType: preApprovalHolderIdType,
-  accountHolderId: preApprovalId,
-});
+const approvedQuery = lazy(() =>
+  z.strictObject({
+    accountHolderIdType: preApprovalHolderIdType(),
+    accountHolderId: preApprovalId(),
+  }),
+);
 
 /**
  * Collection's pre-approvals, invoices and payments (the provider's documents; DESIGN

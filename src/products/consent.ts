@@ -5,6 +5,7 @@ import type { MomoClientOptions, ProductName, RequestOptions } from '../core/opt
 import { checkCallbackUrl } from '../core/url';
 import { ValidationError } from '../errors';
 import { type AuthorizeInput, authorizeInput, type consentTokenResponse } from '../schemas/consent';
+import { lazy, type Output } from '../schemas/lazy';
 import { validateInput } from '../schemas/validate';
 import { ProductApi } from './product-api';
 import { consentOperationsOf } from './tables/consent';
@@ -83,7 +84,7 @@ export class Consent {
     const { product, ...rest } = options ?? {};
     const name = consentOperationsOf(undefined).getToken.name;
     const op = consentOperationsOf(validateInput(consentProduct, product, 'options.product', name));
-    let data: typeof consentTokenResponse._zod.output;
+    let data: Output<typeof consentTokenResponse>;
     try {
       data = await this.#api.send(op.getToken, {
         body: { grant_type: 'urn:openid:params:grant-type:ciba', auth_req_id: authReqId },
@@ -112,6 +113,6 @@ export class Consent {
 }
 
 /** Which product's consent endpoints and credentials (none: the specification's). */
-const consentProduct = z.optional(z.enum(['disbursement', 'collection', 'remittance']));
+const consentProduct = lazy(() => z.optional(z.enum(['disbursement', 'collection', 'remittance'])));
 
 export type { ConsentRequest };

@@ -1,7 +1,7 @@
-import type * as z from 'zod/mini';
 import type { Operation } from '../core/operation';
 import type { ProductName } from '../core/options';
 import { uuidV4 } from '../schemas/common';
+import type { LazySchema } from '../schemas/lazy';
 import type { OperationStatusLike as StatusLike } from '../schemas/tolerant';
 import { type TransactionResult, transactionResult } from '../schemas/transactions';
 
@@ -59,7 +59,7 @@ export function endpoint<TBody = never, TResult = undefined>(
   /** The method's name, prefixed with the product; a dotted name is taken as it is. */
   name: string,
   route: Route,
-  schemas: { body?: z.ZodMiniType<TBody>; result?: z.ZodMiniType<TResult> },
+  schemas: { body?: LazySchema<TBody>; result?: LazySchema<TResult> },
   extra?: Extra,
 ): Operation<TBody, TResult> {
   const space = route.indexOf(' ');
@@ -82,7 +82,7 @@ export function creating<TBody, R extends StatusLike>(
   product: ProductName,
   name: string,
   route: Route,
-  body: z.ZodMiniType<TBody>,
+  body: LazySchema<TBody>,
   confirm: { lookup: Lookup<R>; callback: CallbackMethod },
   extra?: Extra,
 ): ConfirmedOperation<TBody, R>;
@@ -90,19 +90,19 @@ export function creating<TBody, TResult = undefined>(
   product: ProductName,
   name: string,
   route: Route,
-  body: z.ZodMiniType<TBody>,
+  body: LazySchema<TBody>,
   confirm: { callbackOnly: CallbackMethod },
   extra?: Extra,
-  result?: z.ZodMiniType<TResult>,
+  result?: LazySchema<TResult>,
 ): CreatingOperation<TBody, StatusLike, TResult>;
 export function creating<TBody>(
   product: ProductName,
   name: string,
   route: Route,
-  body: z.ZodMiniType<TBody>,
+  body: LazySchema<TBody>,
   confirm: Confirmation<StatusLike>,
   extra?: Extra,
-  result?: z.ZodMiniType<unknown>,
+  result?: LazySchema<unknown>,
 ): CreatingOperation<TBody, StatusLike, unknown> {
   const op = endpoint(product, name, route, result ? { body, result } : { body }, {
     creates: true,
@@ -122,5 +122,5 @@ export const lookup = <TResult extends StatusLike = TransactionResult>(
   product: ProductName,
   name: string,
   route: Route,
-  result: z.ZodMiniType<TResult> = transactionResult as never,
+  result: LazySchema<TResult> = transactionResult as never,
 ): Lookup<TResult> => endpoint(product, name, route, { result }, { params: referenceIdParam });

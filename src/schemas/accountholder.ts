@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { lazy } from './lazy';
 import { kindOf } from './validate';
 
 /*
@@ -11,11 +12,10 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** `/accountholder/{idType}/{id}/active`: the document allows `msisdn` and `email`. */
 export type ActiveIdType = 'msisdn' | 'email';
-export const activeIdType = z.enum(['msisdn', 'email'] satisfies ActiveIdType[]);
+export const activeIdType = lazy(() => z.enum(['msisdn', 'email'] satisfies ActiveIdType[]));
 
-export const activeHolder = z
-  .strictObject({ accountHolderIdType: activeIdType, accountHolderId: z.string() })
-  .check(
+export const activeHolder = lazy(() =>
+  z.strictObject({ accountHolderIdType: activeIdType(), accountHolderId: z.string() }).check(
     z.superRefine((value, ctx) => {
       const email = value.accountHolderIdType === 'email';
       if (!(email ? EMAIL : MSISDN).test(value.accountHolderId)) {
@@ -27,32 +27,34 @@ export const activeHolder = z
         });
       }
     }),
-  );
+  ),
+);
 
 /**
  * `true` when the holder is registered and active. The document's `BooleanResult` is
  * `{ result }`; a bare `true`/`false` is read too.
  */
-export const activeResult = z.pipe(
-  z.union([z.boolean(), z.looseObject({ result: z.boolean() })], {
-    error: (issue) => `must be { result: boolean }, got ${kindOf(issue.input)}`,
-  }),
-  z.transform((v) => (typeof v === 'boolean' ? v : v.result)),
+export const activeResult = lazy(() =>
+  z.pipe(
+    z.union([z.boolean(), z.looseObject({ result: z.boolean() })], {
+      error: (issue) => `must be { result: boolean }, got ${kindOf(issue.input)}`,
+    }),
+    z.transform((v) => (typeof v === 'boolean' ? v : v.result)),
+  ),
 );
 
 /** `/accountholder/{idType}/{id}/basicuserinfo`: the document's identity kinds. */
 export type BasicInfoIdType = 'MSISDN' | 'Email' | 'Alias' | 'ID';
-export const basicInfoIdType = z.enum([
-  'MSISDN',
-  'Email',
-  'Alias',
-  'ID',
-] satisfies BasicInfoIdType[]);
+export const basicInfoIdType = lazy(() =>
+  z.enum(['MSISDN', 'Email', 'Alias', 'ID'] satisfies BasicInfoIdType[]),
+);
 
 /** Any identifier the service validates itself: non-empty, at most 256 characters. */
-export const holderId = z
-  .string()
-  .check(
-    z.minLength(1, { error: 'must not be empty' }),
-    z.maxLength(256, { error: 'must be at most 256 characters' }),
-  );
+export const holderId = lazy(() =>
+  z
+    .string()
+    .check(
+      z.minLength(1, { error: 'must not be empty' }),
+      z.maxLength(256, { error: 'must be at most 256 characters' }),
+    ),
+);

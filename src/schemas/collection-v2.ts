@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { amount, currency, externalId, note, type Party, party, plainText } from './common';
+import { lazy } from './lazy';
 import {
   knownString,
   looseString,
@@ -20,19 +21,19 @@ import {
  * requires what the operation cannot work without and checks the rest when present.
  */
 
-const wholeSeconds = z
-  .number()
-  .check(z.int({ error: 'must be a whole number of seconds' }), z.positive());
-
 /** POST /collection/v2_0/preapproval: the payer approves future debits by the caller. */
-export const preApprovalBody = z.strictObject({
-  payer: party,
-  payerCurrency: currency,
-  /** Shown to the approver. */
-  payerMessage: z.optional(note),
-  /** Seconds the payer has to approve (the document's `validityTime`). */
-  validityTime: z.optional(wholeSeconds),
-});
+export const preApprovalBody = lazy(() =>
+  z.strictObject({
+    payer: party(),
+    payerCurrency: currency(),
+    /** Shown to the approver. */
+    payerMessage: z.optional(note()),
+    /** Seconds the payer has to approve (the document's `validityTime`). */
+    validityTime: z.optional(
+      z.number().check(z.int({ error: 'must be a whole number of seconds' }), z.positive()),
+    ),
+  }),
+);
 /** What a pre-approval sends: the payer approves future debits by the caller. */
 export interface PreApprovalBody {
   payer: Party;
@@ -45,19 +46,23 @@ export interface PreApprovalBody {
 }
 
 /** Statuses with a CREATED state before PENDING (invoice, payment). */
-export const createdStatus = knownString(['CREATED', 'PENDING', 'SUCCESSFUL', 'FAILED'] as const);
+export const createdStatus = lazy(() =>
+  knownString(['CREATED', 'PENDING', 'SUCCESSFUL', 'FAILED'] as const),
+);
 
 /** GET /collection/v2_0/preapproval/{referenceId} (the document's `PreApprovalResult`). */
-export const preApprovalResult = tolerant({
-  referenceId: z.optional(z.string()),
-  payer: z.optional(resultParty),
-  payerCurrency: z.optional(z.string()),
-  payerMessage: z.optional(z.string()),
-  status: transactionStatus,
-  /** The document types it an integer and describes a date-time: either is kept. */
-  expirationDateTime: z.optional(z.union([z.number(), z.string()])),
-  reason: z.optional(reason),
-});
+export const preApprovalResult = lazy(() =>
+  tolerant({
+    referenceId: z.optional(z.string()),
+    payer: z.optional(resultParty()),
+    payerCurrency: z.optional(z.string()),
+    payerMessage: z.optional(z.string()),
+    status: transactionStatus(),
+    /** The document types it an integer and describes a date-time: either is kept. */
+    expirationDateTime: z.optional(z.union([z.number(), z.string()])),
+    reason: z.optional(reason()),
+  }),
+);
 /** A pre-approval as its lookup answers it: PENDING until the payer decides. */
 export interface PreApprovalResult extends Tolerant {
   referenceId?: string | undefined;
@@ -71,25 +76,27 @@ export interface PreApprovalResult extends Tolerant {
 }
 
 /** One approved pre-approval (the document's `PreApprovalDetails`). */
-export const preApprovalDetails = tolerant({
-  preApprovalId: z.string(),
-  toFri: z.optional(z.string()),
-  fromFri: z.optional(z.string()),
-  fromCurrency: z.optional(z.string()),
-  createdTime: z.optional(z.string()),
-  approvedTime: z.optional(z.string()),
-  expiryTime: z.optional(z.string()),
-  status: z.optional(
-    knownString(['APPROVED', 'CANCELLED', 'EXPIRED', 'REJECTED', 'PENDING'] as const),
-  ),
-  message: z.optional(z.string()),
-  frequency: z.optional(knownString(['DAILY', 'MONTHLY', 'WEEKLY'] as const)),
-  startDate: z.optional(z.string()),
-  lastUsedDate: z.optional(z.string()),
-  offer: z.optional(z.string()),
-  externalId: z.optional(looseString),
-  maxDebitAmount: z.optional(looseString),
-});
+export const preApprovalDetails = lazy(() =>
+  tolerant({
+    preApprovalId: z.string(),
+    toFri: z.optional(z.string()),
+    fromFri: z.optional(z.string()),
+    fromCurrency: z.optional(z.string()),
+    createdTime: z.optional(z.string()),
+    approvedTime: z.optional(z.string()),
+    expiryTime: z.optional(z.string()),
+    status: z.optional(
+      knownString(['APPROVED', 'CANCELLED', 'EXPIRED', 'REJECTED', 'PENDING'] as const),
+    ),
+    message: z.optional(z.string()),
+    frequency: z.optional(knownString(['DAILY', 'MONTHLY', 'WEEKLY'] as const)),
+    startDate: z.optional(z.string()),
+    lastUsedDate: z.optional(z.string()),
+    offer: z.optional(z.string()),
+    externalId: z.optional(looseString()),
+    maxDebitAmount: z.optional(looseString()),
+  }),
+);
 /** One approved pre-approval of an account holder (its id cancels it). */
 export interface PreApprovalDetails extends Tolerant {
   preApprovalId: string;
@@ -108,35 +115,34 @@ export interface PreApprovalDetails extends Tolerant {
   externalId?: string | undefined;
   maxDebitAmount?: string | undefined;
 }
-export const approvedPreApprovals = z.array(preApprovalDetails);
+export const approvedPreApprovals = lazy(() => z.array(preApprovalDetails()));
 
 /** The document's `accountHolderIdType` of the pre-approval list. */
 export type PreApprovalHolderIdType = 'msisdn' | 'email' | 'id' | 'alias';
-export const preApprovalHolderIdType = z.enum([
-  'msisdn',
-  'email',
-  'id',
-  'alias',
-] satisfies PreApprovalHolderIdType[]);
+export const preApprovalHolderIdType = lazy(() =>
+  z.enum(['msisdn', 'email', 'id', 'alias'] satisfies PreApprovalHolderIdType[]),
+);
 
 /** Pre-approval ids are the service's own: any non-empty id without a path separator. */
-export const preApprovalId = z
-  .string()
-  .check(z.minLength(1, { error: 'must not be empty' }), z.maxLength(256));
+export const preApprovalId = lazy(() =>
+  z.string().check(z.minLength(1, { error: 'must not be empty' }), z.maxLength(256)),
+);
 
 /** POST /collection/v2_0/invoice. */
-export const invoiceBody = z.strictObject({
-  externalId: z.optional(externalId),
-  amount,
-  currency,
-  /** Seconds the invoice stays payable, as a string of digits (the document's type). */
-  validityDuration: z
-    .string()
-    .check(z.regex(/^[1-9]\d*$/, { error: 'must be a whole number of seconds, as a string' })),
-  intendedPayer: party,
-  payee: party,
-  description: z.optional(note),
-});
+export const invoiceBody = lazy(() =>
+  z.strictObject({
+    externalId: z.optional(externalId()),
+    amount: amount(),
+    currency: currency(),
+    /** Seconds the invoice stays payable, as a string of digits (the document's type). */
+    validityDuration: z
+      .string()
+      .check(z.regex(/^[1-9]\d*$/, { error: 'must be a whole number of seconds, as a string' })),
+    intendedPayer: party(),
+    payee: party(),
+    description: z.optional(note()),
+  }),
+);
 /** What an invoice sends. */
 export interface InvoiceBody {
   /** Your own reference, for reconciliation. */
@@ -154,31 +160,33 @@ export interface InvoiceBody {
 }
 
 /** DELETE /collection/v2_0/invoice/{referenceId} body. */
-export const cancelInvoiceBody = z.strictObject({ externalId: externalId });
+export const cancelInvoiceBody = lazy(() => z.strictObject({ externalId: externalId() }));
 /** What an invoice cancellation sends. */
 export interface CancelInvoiceBody {
   externalId: string;
 }
 
 /** GET /collection/v2_0/invoice/{referenceId}; the failure reason is `errorReason`, copied to `reason`. */
-export const invoiceResult = z.pipe(
-  tolerant({
-    referenceId: z.optional(z.string()),
-    externalId: z.optional(looseString),
-    amount: z.optional(looseString),
-    currency: z.optional(z.string()),
-    status: createdStatus,
-    paymentReference: z.optional(z.string()),
-    invoiceId: z.optional(looseString),
-    expiryDateTime: z.optional(z.string()),
-    payeeFirstName: z.optional(z.string()),
-    payeeLastName: z.optional(z.string()),
-    errorReason: z.optional(reason),
-    reason: z.optional(reason),
-    intendedPayer: z.optional(resultParty),
-    description: z.optional(z.string()),
-  }),
-  z.transform((v) => (v.reason || !v.errorReason ? v : { ...v, reason: v.errorReason })),
+export const invoiceResult = lazy(() =>
+  z.pipe(
+    tolerant({
+      referenceId: z.optional(z.string()),
+      externalId: z.optional(looseString()),
+      amount: z.optional(looseString()),
+      currency: z.optional(z.string()),
+      status: createdStatus(),
+      paymentReference: z.optional(z.string()),
+      invoiceId: z.optional(looseString()),
+      expiryDateTime: z.optional(z.string()),
+      payeeFirstName: z.optional(z.string()),
+      payeeLastName: z.optional(z.string()),
+      errorReason: z.optional(reason()),
+      reason: z.optional(reason()),
+      intendedPayer: z.optional(resultParty()),
+      description: z.optional(z.string()),
+    }),
+    z.transform((v) => (v.reason || !v.errorReason ? v : { ...v, reason: v.errorReason })),
+  ),
 );
 /**
  * An invoice as its lookup answers it: CREATED, then PENDING, SUCCESSFUL (paid) or FAILED
@@ -201,25 +209,25 @@ export interface InvoiceResult extends Tolerant {
   description?: string | undefined;
 }
 
-/** The amount of a payment. */
-const money = z.strictObject({ amount, currency });
-
 /** POST /collection/v2_0/payment (bills and top-ups; the document's `CreatePayments`). */
-export const paymentBody = z.strictObject({
-  externalTransactionId: z.optional(externalId),
-  money,
-  customerReference: z.optional(plainText),
-  serviceProviderUserName: z.optional(plainText),
-  couponId: z.optional(plainText),
-  productId: z.optional(plainText),
-  productOfferingId: z.optional(plainText),
-  receiverMessage: z.optional(note),
-  senderNote: z.optional(note),
-  maxNumberOfRetries: z.optional(
-    z.number().check(z.int({ error: 'must be a whole number' }), z.nonnegative()),
-  ),
-  includeSenderCharges: z.optional(z.boolean()),
-});
+export const paymentBody = lazy(() =>
+  z.strictObject({
+    externalTransactionId: z.optional(externalId()),
+    /** The amount of a payment. */
+    money: z.strictObject({ amount: amount(), currency: currency() }),
+    customerReference: z.optional(plainText()),
+    serviceProviderUserName: z.optional(plainText()),
+    couponId: z.optional(plainText()),
+    productId: z.optional(plainText()),
+    productOfferingId: z.optional(plainText()),
+    receiverMessage: z.optional(note()),
+    senderNote: z.optional(note()),
+    maxNumberOfRetries: z.optional(
+      z.number().check(z.int({ error: 'must be a whole number' }), z.nonnegative()),
+    ),
+    includeSenderCharges: z.optional(z.boolean()),
+  }),
+);
 /** What a payment (a bill or a top-up) sends. */
 export interface PaymentBody {
   externalTransactionId?: string | undefined;
@@ -241,12 +249,14 @@ export interface PaymentBody {
 }
 
 /** GET /collection/v2_0/payment/{referenceId} (the document's `PaymentResult`). */
-export const paymentResult = tolerant({
-  referenceId: z.optional(z.string()),
-  status: createdStatus,
-  financialTransactionId: z.optional(looseString),
-  reason: z.optional(reason),
-});
+export const paymentResult = lazy(() =>
+  tolerant({
+    referenceId: z.optional(z.string()),
+    status: createdStatus(),
+    financialTransactionId: z.optional(looseString()),
+    reason: z.optional(reason()),
+  }),
+);
 /** A payment as its lookup answers it: CREATED, PENDING, then SUCCESSFUL or FAILED. */
 export interface PaymentResult extends Tolerant {
   referenceId?: string | undefined;

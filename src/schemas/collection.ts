@@ -11,19 +11,22 @@ import {
   type Party,
   party,
 } from './common';
+import { lazy } from './lazy';
 import { knownString, looseString, type Tolerant, tolerant } from './tolerant';
 
 // ---- request bodies: strict, validated before sending ----
 
 /** Request to pay and request to withdraw (spec 2.2): the payer is asked to authorize. */
-export const requestToPayBody = z.strictObject({
-  amount,
-  currency,
-  externalId: z.optional(externalId),
-  payer: party,
-  payerMessage: z.optional(note),
-  payeeNote: z.optional(note),
-});
+export const requestToPayBody = lazy(() =>
+  z.strictObject({
+    amount: amount(),
+    currency: currency(),
+    externalId: z.optional(externalId()),
+    payer: party(),
+    payerMessage: z.optional(note()),
+    payeeNote: z.optional(note()),
+  }),
+);
 
 /** What a request to pay (or to withdraw) sends: the payer is asked to authorize. */
 export interface RequestToPayBody {
@@ -60,53 +63,59 @@ export type IdentificationType =
   | 'EMID';
 
 /** Identification document kinds (spec 2.3, 2.6). */
-export const identificationType = z.enum([
-  'PASS',
-  'CPFA',
-  'SRSA',
-  'SRSSA',
-  'NRIN',
-  'OTHR',
-  'DRLC',
-  'SOCS',
-  'AREG',
-  'IDCD',
-  'EMID',
-] satisfies IdentificationType[]);
+export const identificationType = lazy(() =>
+  z.enum([
+    'PASS',
+    'CPFA',
+    'SRSA',
+    'SRSSA',
+    'NRIN',
+    'OTHR',
+    'DRLC',
+    'SOCS',
+    'AREG',
+    'IDCD',
+    'EMID',
+  ] satisfies IdentificationType[]),
+);
 
-const text = z.string().check(z.minLength(1, { error: 'must not be empty' }));
+const text = lazy(() => z.string().check(z.minLength(1, { error: 'must not be empty' })));
 const RECEIVER_IDS = ['msisdn', 'alias', 'email', 'username', 'externalId'] as const;
 
 /** Voucher receiver (spec 2.6): at least one of msisdn, alias, email, username, externalId. */
-export const voucherReceiver = z
-  .strictObject({
-    firstName: z.optional(text),
-    surname: z.optional(text),
-    birthDate: z.optional(text),
-    identificationType: z.optional(identificationType),
-    identification: z.optional(
-      z.string().check(z.regex(/^\d+$/, { error: 'must be a numeric string' })),
+export const voucherReceiver = lazy(() =>
+  z
+    .strictObject({
+      firstName: z.optional(text()),
+      surname: z.optional(text()),
+      birthDate: z.optional(text()),
+      identificationType: z.optional(identificationType()),
+      identification: z.optional(
+        z.string().check(z.regex(/^\d+$/, { error: 'must be a numeric string' })),
+      ),
+      msisdn: z.optional(msisdn()),
+      alias: z.optional(text()),
+      email: z.optional(email()),
+      username: z.optional(text()),
+      externalId: z.optional(text()),
+      languageCode: z.optional(text()),
+    })
+    .check(
+      z.refine((r) => RECEIVER_IDS.some((key) => r[key] !== undefined), {
+        error: `needs at least one of ${RECEIVER_IDS.join(', ')}`,
+      }),
     ),
-    msisdn: z.optional(msisdn),
-    alias: z.optional(text),
-    email: z.optional(email),
-    username: z.optional(text),
-    externalId: z.optional(text),
-    languageCode: z.optional(text),
-  })
-  .check(
-    z.refine((r) => RECEIVER_IDS.some((key) => r[key] !== undefined), {
-      error: `needs at least one of ${RECEIVER_IDS.join(', ')}`,
-    }),
-  );
+);
 
 /** Voucher redeem body (spec 2.6); otp and secret are case-insensitive. */
-export const voucherRedeemBody = z.strictObject({
-  externalId: z.optional(externalId),
-  receiver: voucherReceiver,
-  otp: z.optional(text),
-  secret: z.optional(text),
-});
+export const voucherRedeemBody = lazy(() =>
+  z.strictObject({
+    externalId: z.optional(externalId()),
+    receiver: voucherReceiver(),
+    otp: z.optional(text()),
+    secret: z.optional(text()),
+  }),
+);
 
 /** Who redeems a voucher: at least one of msisdn, alias, email, username, externalId. */
 export interface VoucherReceiver {
@@ -132,33 +141,41 @@ export interface VoucherRedeemBody {
   secret?: string | undefined;
 }
 
-export const voucherToken = z.string().check(z.minLength(1, { error: 'must not be empty' }));
+export const voucherToken = lazy(() =>
+  z.string().check(z.minLength(1, { error: 'must not be empty' })),
+);
 
 /** Delivery notification text (spec 4.14); MTN limits it to 160 characters. */
-export const notificationMessage = z
-  .string()
-  .check(
-    z.minLength(1, { error: 'must not be empty' }),
-    z.maxLength(160, { error: 'must be at most 160 characters' }),
-  );
+export const notificationMessage = lazy(() =>
+  z
+    .string()
+    .check(
+      z.minLength(1, { error: 'must not be empty' }),
+      z.maxLength(160, { error: 'must be at most 160 characters' }),
+    ),
+);
 
 /** Language header: ISO 639-1 or ISO 639-3 code (spec 4.0). */
-export const language = z
-  .string()
-  .check(z.regex(/^[A-Za-z]{2,3}$/, { error: 'must be an ISO 639-1 or ISO 639-3 code' }));
+export const language = lazy(() =>
+  z.string().check(z.regex(/^[A-Za-z]{2,3}$/, { error: 'must be an ISO 639-1 or ISO 639-3 code' })),
+);
 
-export const deliveryNotificationBody = z.strictObject({ notificationMessage });
+export const deliveryNotificationBody = lazy(() =>
+  z.strictObject({ notificationMessage: notificationMessage() }),
+);
 
 // ---- account status (spec 4.11) ----
 
 /** How `getAccountStatus` identifies the account. */
 export type AccountIdentifierType = 'accountid' | 'msisdn' | 'identityalias' | 'emailaddress';
-export const identifierType = z.enum([
-  'accountid',
-  'msisdn',
-  'identityalias',
-  'emailaddress',
-] satisfies AccountIdentifierType[]);
+export const identifierType = lazy(() =>
+  z.enum([
+    'accountid',
+    'msisdn',
+    'identityalias',
+    'emailaddress',
+  ] satisfies AccountIdentifierType[]),
+);
 
 const IDENTIFIER_RULES: Record<AccountIdentifierType, [RegExp, string]> = {
   accountid: [/^[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i, 'must be a UUID for accountid'],
@@ -168,30 +185,37 @@ const IDENTIFIER_RULES: Record<AccountIdentifierType, [RegExp, string]> = {
 };
 
 /** The identifier of a status lookup, checked against its kind. */
-export const accountIdentifier = z
-  .strictObject({
-    identifierType,
-    identifier: z
-      .string()
-      .check(
-        z.minLength(1, { error: 'must not be empty' }),
-        z.maxLength(256, { error: 'must be at most 256 characters' }),
-      ),
-  })
-  .check(
-    z.superRefine((value, ctx) => {
-      const [pattern, message] = IDENTIFIER_RULES[value.identifierType];
-      if (!pattern.test(value.identifier)) {
-        ctx.issues.push({ code: 'custom', message, input: value.identifier, path: ['identifier'] });
-      }
-    }),
-  );
+export const accountIdentifier = lazy(() =>
+  z
+    .strictObject({
+      identifierType: identifierType(),
+      identifier: z
+        .string()
+        .check(
+          z.minLength(1, { error: 'must not be empty' }),
+          z.maxLength(256, { error: 'must be at most 256 characters' }),
+        ),
+    })
+    .check(
+      z.superRefine((value, ctx) => {
+        const [pattern, message] = IDENTIFIER_RULES[value.identifierType];
+        if (!pattern.test(value.identifier)) {
+          ctx.issues.push({
+            code: 'custom',
+            message,
+            input: value.identifier,
+            path: ['identifier'],
+          });
+        }
+      }),
+    ),
+);
 
 // ---- results: tolerant ----
 
-export const accountStatus = tolerant({
-  accountStatus: knownString(['available', 'unavailable'] as const),
-});
+export const accountStatus = lazy(() =>
+  tolerant({ accountStatus: knownString(['available', 'unavailable'] as const) }),
+);
 
 /** Whether an account can be used; a value, not a transaction state. */
 export interface AccountStatus extends Tolerant {
@@ -199,17 +223,16 @@ export interface AccountStatus extends Tolerant {
   accountStatus: 'available' | 'unavailable';
 }
 
-export const heartbeat = tolerant({ serviceStatus: z.string() });
+export const heartbeat = lazy(() => tolerant({ serviceStatus: z.string() }));
 
 /** The service's availability, as it words it. */
 export interface Heartbeat extends Tolerant {
   serviceStatus: string;
 }
 
-export const voucherOtp = tolerant({
-  type: z.optional(z.string()),
-  msisdn: z.optional(looseString),
-});
+export const voucherOtp = lazy(() =>
+  tolerant({ type: z.optional(z.string()), msisdn: z.optional(looseString()) }),
+);
 
 /** The one-time password of a voucher: how it was sent, and to which number. */
 export interface VoucherOtp extends Tolerant {

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { lazy } from './lazy';
 import { kindOf } from './validate';
 
 /** UUID version 4, the only reference-id format the service accepts (spec 8). */
@@ -18,9 +19,11 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DECIMAL = /^(?:0|[1-9]\d*)(?:\.\d+)?$/;
 /** Characters MTN documents as rejected in request bodies (apostrophe), plus markup and controls. */
 const TEXT_FORBIDDEN = /['&<>\p{Cc}]/u;
-const plain = z.refine<string>((v) => !TEXT_FORBIDDEN.test(v), {
-  error: "must not contain ', &, <, > or control characters",
-});
+const plain = lazy(() =>
+  z.refine<string>((v) => !TEXT_FORBIDDEN.test(v), {
+    error: "must not contain ', &, <, > or control characters",
+  }),
+);
 
 /** A string of a particular kind; given something else, the message names both kinds. */
 const stringOf = (what: string) =>
@@ -29,39 +32,49 @@ const stringOf = (what: string) =>
       issue.input === undefined ? 'is required' : `must be ${what}, got ${kindOf(issue.input)}`,
   });
 
-export const uuidV4 = stringOf('a UUID version 4 string').check(
-  z.regex(UUID_V4, { error: 'must be a UUID version 4' }),
+export const uuidV4 = lazy(() =>
+  stringOf('a UUID version 4 string').check(
+    z.regex(UUID_V4, { error: 'must be a UUID version 4' }),
+  ),
 );
 
 /** Amounts are strings (spec 2.2): a positive decimal such as "100" or "12.50". */
-export const amount = stringOf('a decimal string like "10.50"').check(
-  z.regex(DECIMAL, {
-    error: 'must be a positive decimal string such as "100" or "12.50"',
-    abort: true,
-  }),
-  z.refine((v) => Number(v) > 0, { error: 'must be greater than zero' }),
+export const amount = lazy(() =>
+  stringOf('a decimal string like "10.50"').check(
+    z.regex(DECIMAL, {
+      error: 'must be a positive decimal string such as "100" or "12.50"',
+      abort: true,
+    }),
+    z.refine((v) => Number(v) > 0, { error: 'must be greater than zero' }),
+  ),
 );
 
-export const currency = stringOf('a currency code like "EUR"').check(
-  z.regex(/^[A-Z]{3}$/, { error: 'must be an ISO 4217 code of three capitals' }),
+export const currency = lazy(() =>
+  stringOf('a currency code like "EUR"').check(
+    z.regex(/^[A-Z]{3}$/, { error: 'must be an ISO 4217 code of three capitals' }),
+  ),
 );
 
-export const email = z.string().check(z.regex(EMAIL, { error: 'must be an e-mail address' }));
+export const email = lazy(() =>
+  z.string().check(z.regex(EMAIL, { error: 'must be an e-mail address' })),
+);
 
-export const msisdn = z.string().check(z.regex(MSISDN, { error: MSISDN_RULE }));
+export const msisdn = lazy(() => z.string().check(z.regex(MSISDN, { error: MSISDN_RULE })));
 
 /** Restricted strings of the standard-style interface (spec 2.4) and free texts. */
-export const plainText = z.string().check(plain);
+export const plainText = lazy(() => z.string().check(plain()));
 
 /** externalId: free text, but the service rejects some characters in it. */
-export const externalId = z.string().check(plain);
+export const externalId = lazy(() => z.string().check(plain()));
 
 /** payerMessage / payeeNote: history texts, at most 160 characters (MTN answers 400 beyond). */
-export const note = z
-  .string()
-  .check(z.maxLength(160, { error: 'must be at most 160 characters' }), plain);
+export const note = lazy(() =>
+  z.string().check(z.maxLength(160, { error: 'must be at most 160 characters' }), plain()),
+);
 
-export const partyIdType = z.enum(['MSISDN', 'EMAIL', 'PARTY_CODE'] satisfies PartyIdType[]);
+export const partyIdType = lazy(() =>
+  z.enum(['MSISDN', 'EMAIL', 'PARTY_CODE'] satisfies PartyIdType[]),
+);
 
 const partyIdRules = {
   MSISDN: [MSISDN, MSISDN_RULE],
@@ -70,13 +83,15 @@ const partyIdRules = {
 } as const;
 
 /** Party (spec 2.1): partyId validated per partyIdType. */
-export const party = z.strictObject({ partyIdType, partyId: z.string() }).check(
-  z.superRefine((value, ctx) => {
-    const [pattern, message] = partyIdRules[value.partyIdType];
-    if (!pattern.test(value.partyId)) {
-      ctx.issues.push({ code: 'custom', message, input: value.partyId, path: ['partyId'] });
-    }
-  }),
+export const party = lazy(() =>
+  z.strictObject({ partyIdType: partyIdType(), partyId: z.string() }).check(
+    z.superRefine((value, ctx) => {
+      const [pattern, message] = partyIdRules[value.partyIdType];
+      if (!pattern.test(value.partyId)) {
+        ctx.issues.push({ code: 'custom', message, input: value.partyId, path: ['partyId'] });
+      }
+    }),
+  ),
 );
 
 /** Who pays or is paid. */

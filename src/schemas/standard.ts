@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { amount, plainText } from './common';
+import { lazy } from './lazy';
 import { knownString, tolerant } from './tolerant';
 
 /**
@@ -15,22 +16,6 @@ const PARTY_KEYS = [
   'consumerno',
 ] as const;
 
-const text256 = z
-  .string()
-  .check(
-    z.minLength(1, { error: 'must not be empty' }),
-    z.maxLength(256, { error: 'must be at most 256 characters' }),
-  );
-
-const partyEntry = z.strictObject({
-  key: z.enum(PARTY_KEYS satisfies readonly StandardPartyEntry['key'][]),
-  value: text256,
-});
-const creditEntry = z.strictObject({
-  key: z.literal('accountid', { error: 'must be "accountid": the only credit party key allowed' }),
-  value: text256,
-});
-
 const entries = <T extends z.ZodMiniType>(entry: T, what: string) =>
   z
     .array(entry)
@@ -39,22 +24,40 @@ const entries = <T extends z.ZodMiniType>(entry: T, what: string) =>
       z.maxLength(10, { error: `must have at most 10 ${what}s` }),
     );
 
-export const standardDisbursementBody = z.strictObject({
-  requestingOrganisationTransactionReference: z.optional(
-    plainText.check(z.maxLength(256, { error: 'must be at most 256 characters' })),
-  ),
-  debitParty: entries(partyEntry, 'entry'),
-  creditParty: z.optional(entries(creditEntry, 'entry')),
-  amount: amount.check(z.maxLength(23, { error: 'must be at most 23 characters' })),
-  currency: z.string().check(z.regex(/^[A-Z]{3}$/, { error: 'must be a three-letter code' })),
-  descriptionText: z.optional(
-    plainText.check(z.maxLength(160, { error: 'must be at most 160 characters' })),
-  ),
-  customData: z.optional(
-    z
-      .array(z.strictObject({ key: text256, value: text256 }))
-      .check(z.maxLength(20, { error: 'must have at most 20 entries' })),
-  ),
+export const standardDisbursementBody = lazy(() => {
+  const text256 = z
+    .string()
+    .check(
+      z.minLength(1, { error: 'must not be empty' }),
+      z.maxLength(256, { error: 'must be at most 256 characters' }),
+    );
+  const partyEntry = z.strictObject({
+    key: z.enum(PARTY_KEYS satisfies readonly StandardPartyEntry['key'][]),
+    value: text256,
+  });
+  const creditEntry = z.strictObject({
+    key: z.literal('accountid', {
+      error: 'must be "accountid": the only credit party key allowed',
+    }),
+    value: text256,
+  });
+  return z.strictObject({
+    requestingOrganisationTransactionReference: z.optional(
+      plainText().check(z.maxLength(256, { error: 'must be at most 256 characters' })),
+    ),
+    debitParty: entries(partyEntry, 'entry'),
+    creditParty: z.optional(entries(creditEntry, 'entry')),
+    amount: amount().check(z.maxLength(23, { error: 'must be at most 23 characters' })),
+    currency: z.string().check(z.regex(/^[A-Z]{3}$/, { error: 'must be a three-letter code' })),
+    descriptionText: z.optional(
+      plainText().check(z.maxLength(160, { error: 'must be at most 160 characters' })),
+    ),
+    customData: z.optional(
+      z
+        .array(z.strictObject({ key: text256, value: text256 }))
+        .check(z.maxLength(20, { error: 'must have at most 20 entries' })),
+    ),
+  });
 });
 
 /** An identifier of a party on the standard-style interface. */
@@ -82,11 +85,13 @@ export interface StandardDisbursementBody {
 }
 
 /** The 202 answer (spec 4.6); tolerant of missing fields. */
-export const standardAccepted = tolerant({
-  serverCorrelationId: z.optional(z.string()),
-  status: z.optional(knownString(['pending'] as const)),
-  notificationMethod: z.optional(knownString(['callback', 'polling'] as const)),
-});
+export const standardAccepted = lazy(() =>
+  tolerant({
+    serverCorrelationId: z.optional(z.string()),
+    status: z.optional(knownString(['pending'] as const)),
+    notificationMethod: z.optional(knownString(['callback', 'polling'] as const)),
+  }),
+);
 
 /** What `standardDisbursement()` resolves to. */
 export interface StandardDisbursementAccepted {

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import type { PartyIdType } from './common';
+import { lazy } from './lazy';
 
 /*
  * Readers for what the service sends back: strict about the few fields the SDK relies
@@ -62,16 +63,20 @@ export function tolerant<S extends z.core.$ZodLooseShape>(shape: S) {
 }
 
 /** A documented string that some servers send as a number. */
-export const looseString = z.pipe(
-  z.union([z.string(), z.number()]),
-  z.transform((v) => String(v)),
+export const looseString = lazy(() =>
+  z.pipe(
+    z.union([z.string(), z.number()]),
+    z.transform((v) => String(v)),
+  ),
 );
 
 /** A party as results echo it: every field optional. */
-export const resultParty = tolerant({
-  partyIdType: z.optional(knownString(['MSISDN', 'EMAIL', 'PARTY_CODE'] as const)),
-  partyId: z.optional(looseString),
-});
+export const resultParty = lazy(() =>
+  tolerant({
+    partyIdType: z.optional(knownString(['MSISDN', 'EMAIL', 'PARTY_CODE'] as const)),
+    partyId: z.optional(looseString()),
+  }),
+);
 
 /** A party as a result echoes it (payee, payer). */
 export interface ResultParty extends Tolerant {
@@ -80,13 +85,15 @@ export interface ResultParty extends Tolerant {
 }
 
 /** Why a transaction failed: `{code, message}`, or a bare code string on some variants. */
-export const reason = z.pipe(
-  z.union([
-    z.string(),
-    tolerant({ code: z.optional(z.string()), message: z.optional(z.string()) }),
-  ]),
-  z.transform(
-    (v): Reason => (typeof v === 'string' ? { code: v } : { ...v, code: v.code ?? 'UNKNOWN' }),
+export const reason = lazy(() =>
+  z.pipe(
+    z.union([
+      z.string(),
+      tolerant({ code: z.optional(z.string()), message: z.optional(z.string()) }),
+    ]),
+    z.transform(
+      (v): Reason => (typeof v === 'string' ? { code: v } : { ...v, code: v.code ?? 'UNKNOWN' }),
+    ),
   ),
 );
 
@@ -99,7 +106,9 @@ export interface Reason extends Tolerant {
 
 /** Transaction states: PENDING until final, then SUCCESSFUL or FAILED. */
 export type TransactionStatus = 'PENDING' | 'SUCCESSFUL' | 'FAILED';
-export const transactionStatus = knownString(['PENDING', 'SUCCESSFUL', 'FAILED'] as const);
+export const transactionStatus = lazy(() =>
+  knownString(['PENDING', 'SUCCESSFUL', 'FAILED'] as const),
+);
 
 /** What every status lookup result has. */
 export interface StatusLike {

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { amount, currency, externalId, note, type Party, party, uuidV4 } from './common';
+import { lazy } from './lazy';
 import {
   looseString,
   type Reason,
@@ -15,14 +16,16 @@ import {
 // ---- request bodies (spec 2.2): strict, validated before sending ----
 
 /** Transfer and deposit body. */
-export const transferBody = z.strictObject({
-  amount,
-  currency,
-  externalId: z.optional(externalId),
-  payee: party,
-  payerMessage: z.optional(note),
-  payeeNote: z.optional(note),
-});
+export const transferBody = lazy(() =>
+  z.strictObject({
+    amount: amount(),
+    currency: currency(),
+    externalId: z.optional(externalId()),
+    payee: party(),
+    payerMessage: z.optional(note()),
+    payeeNote: z.optional(note()),
+  }),
+);
 
 /** What a transfer or a deposit sends. */
 export interface TransferBody {
@@ -39,14 +42,16 @@ export interface TransferBody {
   payeeNote?: string | undefined;
 }
 
-export const refundBody = z.strictObject({
-  amount,
-  currency,
-  externalId: z.optional(externalId),
-  payerMessage: z.optional(note),
-  payeeNote: z.optional(note),
-  referenceIdToRefund: uuidV4,
-});
+export const refundBody = lazy(() =>
+  z.strictObject({
+    amount: amount(),
+    currency: currency(),
+    externalId: z.optional(externalId()),
+    payerMessage: z.optional(note()),
+    payeeNote: z.optional(note()),
+    referenceIdToRefund: uuidV4(),
+  }),
+);
 
 /** What a refund sends. */
 export interface RefundBody extends Omit<TransferBody, 'payee'> {
@@ -55,7 +60,7 @@ export interface RefundBody extends Omit<TransferBody, 'payee'> {
 }
 
 /** Transfer with consent and merchant payment with consent: amount only. */
-export const consentPaymentBody = z.strictObject({ amount });
+export const consentPaymentBody = lazy(() => z.strictObject({ amount: amount() }));
 /** The body of `transferWithConsent` and `merchantPaymentWithConsent`. */
 export interface ConsentPaymentBody {
   /** A positive decimal string. */
@@ -65,22 +70,22 @@ export interface ConsentPaymentBody {
 // ---- results: tolerant (see tolerant.ts) ----
 
 /** Shared with the cash-transfer result, which extends it. */
-export const transactionResultShape = {
+export const transactionResultShape = lazy(() => ({
   referenceId: z.optional(z.string()),
-  amount: z.optional(looseString),
+  amount: z.optional(looseString()),
   currency: z.optional(z.string()),
-  financialTransactionId: z.optional(looseString),
-  externalId: z.optional(looseString),
-  payee: z.optional(resultParty),
-  payer: z.optional(resultParty),
+  financialTransactionId: z.optional(looseString()),
+  externalId: z.optional(looseString()),
+  payee: z.optional(resultParty()),
+  payer: z.optional(resultParty()),
   payerMessage: z.optional(z.string()),
   payeeNote: z.optional(z.string()),
-  status: transactionStatus,
-  reason: z.optional(reason),
-};
+  status: transactionStatus(),
+  reason: z.optional(reason()),
+}));
 
 /** Status lookup result (spec 2.5; MTN's TransferResult for the lookups it does not show). */
-export const transactionResult = tolerant(transactionResultShape);
+export const transactionResult = lazy(() => tolerant(transactionResultShape()));
 
 /**
  * A transaction as a status lookup answers it. `status` is `PENDING` until the
@@ -116,7 +121,9 @@ export type RefundResult = TransactionResult;
 /** A merchant payment with consent as looked up. */
 export type MerchantPaymentResult = TransactionResult;
 
-export const balance = tolerant({ availableBalance: looseString, currency: z.string() });
+export const balance = lazy(() =>
+  tolerant({ availableBalance: looseString(), currency: z.string() }),
+);
 
 /** An account balance. */
 export interface Balance extends Tolerant {
@@ -125,14 +132,16 @@ export interface Balance extends Tolerant {
   currency: string;
 }
 
-export const basicUserInfo = tolerant({
-  given_name: z.optional(z.string()),
-  family_name: z.optional(z.string()),
-  birthdate: z.optional(z.string()),
-  locale: z.optional(z.string()),
-  gender: z.optional(z.string()),
-  status: z.optional(z.string()),
-});
+export const basicUserInfo = lazy(() =>
+  tolerant({
+    given_name: z.optional(z.string()),
+    family_name: z.optional(z.string()),
+    birthdate: z.optional(z.string()),
+    locale: z.optional(z.string()),
+    gender: z.optional(z.string()),
+    status: z.optional(z.string()),
+  }),
+);
 
 /** An account holder's basic information. */
 export interface BasicUserInfo extends Tolerant {

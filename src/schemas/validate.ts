@@ -1,5 +1,6 @@
 import type * as z from 'zod/mini';
 import { ValidationError, type ValidationIssue } from '../errors';
+import type { LazySchema } from './lazy';
 
 /** zod issues as `{ path, message }`, with paths dotted and messages in plain words. */
 export function toIssues(error: z.core.$ZodError, basePath = ''): ValidationIssue[] {
@@ -67,9 +68,9 @@ export function kindOf(value: unknown): string {
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; issues: ValidationIssue[] };
 
-export function parseWith<T>(schema: z.ZodMiniType<T>, input: unknown, path = ''): ParseResult<T> {
+export function parseWith<T>(schema: LazySchema<T>, input: unknown, path = ''): ParseResult<T> {
   // reportInput: the messages tell "got a number" from "is required".
-  const result = schema.safeParse(input, { reportInput: true });
+  const result = schema().safeParse(input, { reportInput: true });
   return result.success
     ? { ok: true, value: result.data }
     : { ok: false, issues: toIssues(result.error, path) };
@@ -77,7 +78,7 @@ export function parseWith<T>(schema: z.ZodMiniType<T>, input: unknown, path = ''
 
 /** Parses an input that is not a body or path parameter; a bad one throws, nothing is sent. */
 export function validateInput<T>(
-  schema: z.ZodMiniType<T>,
+  schema: LazySchema<T>,
   input: unknown,
   path: string,
   operation: string,

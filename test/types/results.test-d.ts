@@ -25,9 +25,9 @@ import type {
 } from 'momo-partner-sdk';
 import { MomoClient } from 'momo-partner-sdk';
 import { describe, expectTypeOf, it } from 'vitest';
-import type * as z from 'zod/mini';
 import type * as collection from '../../src/schemas/collection';
 import type * as consent from '../../src/schemas/consent';
+import type { Output } from '../../src/schemas/lazy';
 import type * as remittance from '../../src/schemas/remittance';
 import type * as standard from '../../src/schemas/standard';
 import type * as tolerant from '../../src/schemas/tolerant';
@@ -80,35 +80,33 @@ describe('result types are precise', () => {
 describe('public types are exactly what the schemas read and check', () => {
   it('results', () => {
     expectTypeOf<
-      z.output<typeof transactions.transactionResult>
+      Output<typeof transactions.transactionResult>
     >().toEqualTypeOf<TransactionResult>();
     expectTypeOf<
-      z.output<typeof remittance.cashTransferResult>
+      Output<typeof remittance.cashTransferResult>
     >().toEqualTypeOf<CashTransferResult>();
-    expectTypeOf<z.output<typeof transactions.balance>>().toEqualTypeOf<Balance>();
-    expectTypeOf<z.output<typeof transactions.basicUserInfo>>().toEqualTypeOf<BasicUserInfo>();
-    expectTypeOf<z.output<typeof remittance.userInfo>>().toEqualTypeOf<UserInfo>();
-    expectTypeOf<z.output<typeof collection.accountStatus>>().toEqualTypeOf<AccountStatus>();
-    expectTypeOf<z.output<typeof collection.heartbeat>>().toEqualTypeOf<Heartbeat>();
-    expectTypeOf<z.output<typeof collection.voucherOtp>>().toEqualTypeOf<VoucherOtp>();
-    expectTypeOf<z.output<typeof tolerant.resultParty>>().toEqualTypeOf<ResultParty>();
-    expectTypeOf<z.output<typeof tolerant.reason>>().toEqualTypeOf<Reason>();
+    expectTypeOf<Output<typeof transactions.balance>>().toEqualTypeOf<Balance>();
+    expectTypeOf<Output<typeof transactions.basicUserInfo>>().toEqualTypeOf<BasicUserInfo>();
+    expectTypeOf<Output<typeof remittance.userInfo>>().toEqualTypeOf<UserInfo>();
+    expectTypeOf<Output<typeof collection.accountStatus>>().toEqualTypeOf<AccountStatus>();
+    expectTypeOf<Output<typeof collection.heartbeat>>().toEqualTypeOf<Heartbeat>();
+    expectTypeOf<Output<typeof collection.voucherOtp>>().toEqualTypeOf<VoucherOtp>();
+    expectTypeOf<Output<typeof tolerant.resultParty>>().toEqualTypeOf<ResultParty>();
+    expectTypeOf<Output<typeof tolerant.reason>>().toEqualTypeOf<Reason>();
   });
 
   it('bodies', () => {
-    expectTypeOf<z.output<typeof transactions.transferBody>>().toEqualTypeOf<TransferBody>();
-    expectTypeOf<z.output<typeof transactions.refundBody>>().toEqualTypeOf<RefundBody>();
+    expectTypeOf<Output<typeof transactions.transferBody>>().toEqualTypeOf<TransferBody>();
+    expectTypeOf<Output<typeof transactions.refundBody>>().toEqualTypeOf<RefundBody>();
     expectTypeOf<
-      z.output<typeof transactions.consentPaymentBody>
+      Output<typeof transactions.consentPaymentBody>
     >().toEqualTypeOf<ConsentPaymentBody>();
-    expectTypeOf<z.output<typeof collection.requestToPayBody>>().toEqualTypeOf<RequestToPayBody>();
+    expectTypeOf<Output<typeof collection.requestToPayBody>>().toEqualTypeOf<RequestToPayBody>();
+    expectTypeOf<Output<typeof collection.voucherRedeemBody>>().toEqualTypeOf<VoucherRedeemBody>();
+    expectTypeOf<Output<typeof remittance.cashTransferBody>>().toEqualTypeOf<CashTransferBody>();
     expectTypeOf<
-      z.output<typeof collection.voucherRedeemBody>
-    >().toEqualTypeOf<VoucherRedeemBody>();
-    expectTypeOf<z.output<typeof remittance.cashTransferBody>>().toEqualTypeOf<CashTransferBody>();
-    expectTypeOf<
-      z.output<typeof standard.standardDisbursementBody>
+      Output<typeof standard.standardDisbursementBody>
     >().toEqualTypeOf<StandardDisbursementBody>();
-    expectTypeOf<z.output<typeof consent.authorizeInput>>().toEqualTypeOf<AuthorizeInput>();
+    expectTypeOf<Output<typeof consent.authorizeInput>>().toEqualTypeOf<AuthorizeInput>();
   });
 });

@@ -7,7 +7,7 @@ import {
   type SandboxUserInput,
 } from 'momo-partner-sdk';
 import { describe, expectTypeOf, it } from 'vitest';
-import type * as z from 'zod/mini';
+import type { Output } from '../../src/schemas/lazy';
 import type * as schemas from '../../src/schemas/sandbox';
 
 describe('Sandbox types', () => {
@@ -44,7 +44,7 @@ describe('Sandbox types', () => {
 
 describe('sandbox types state what the schemas read', () => {
   it('SandboxUserInput and SandboxUser equal their schemas', () => {
-    expectTypeOf<SandboxUserInput>().toEqualTypeOf<z.infer<typeof schemas.createUserBody>>();
-    expectTypeOf<SandboxUser>().toEqualTypeOf<z.infer<typeof schemas.apiUserResult>>();
+    expectTypeOf<SandboxUserInput>().toEqualTypeOf<Output<typeof schemas.createUserBody>>();
+    expectTypeOf<SandboxUser>().toEqualTypeOf<Output<typeof schemas.apiUserResult>>();
   });
 });

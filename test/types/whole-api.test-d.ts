@@ -20,9 +20,9 @@ import {
   type TransactionResult,
 } from 'momo-partner-sdk';
 import { describe, expectTypeOf, it } from 'vitest';
-import type * as z from 'zod/mini';
 import type * as accountholder from '../../src/schemas/accountholder';
 import type * as v2 from '../../src/schemas/collection-v2';
+import type { Input, Output } from '../../src/schemas/lazy';
 
 const momo = new MomoClient({
   baseUrl: 'https://x.test',
@@ -92,21 +92,21 @@ describe("the provider's whole API (DESIGN 7.1)", () => {
   });
 
   it('the public interfaces are exactly what the schemas read and accept', () => {
-    expectTypeOf<PreApprovalBody>().toMatchTypeOf<z.input<typeof v2.preApprovalBody>>();
-    expectTypeOf<z.input<typeof v2.preApprovalBody>>().toMatchTypeOf<PreApprovalBody>();
-    expectTypeOf<z.output<typeof v2.preApprovalResult>>().toEqualTypeOf<PreApprovalResult>();
-    expectTypeOf<z.output<typeof v2.preApprovalDetails>>().toEqualTypeOf<PreApprovalDetails>();
-    expectTypeOf<z.output<typeof v2.invoiceResult>>().toEqualTypeOf<InvoiceResult>();
-    expectTypeOf<z.output<typeof v2.paymentResult>>().toEqualTypeOf<PaymentResult>();
-    expectTypeOf<z.input<typeof v2.invoiceBody>>().toMatchTypeOf<InvoiceBody>();
-    expectTypeOf<InvoiceBody>().toMatchTypeOf<z.input<typeof v2.invoiceBody>>();
-    expectTypeOf<PaymentBody>().toMatchTypeOf<z.input<typeof v2.paymentBody>>();
-    expectTypeOf<z.input<typeof v2.paymentBody>>().toMatchTypeOf<PaymentBody>();
-    expectTypeOf<CancelInvoiceBody>().toEqualTypeOf<z.input<typeof v2.cancelInvoiceBody>>();
+    expectTypeOf<PreApprovalBody>().toMatchTypeOf<Input<typeof v2.preApprovalBody>>();
+    expectTypeOf<Input<typeof v2.preApprovalBody>>().toMatchTypeOf<PreApprovalBody>();
+    expectTypeOf<Output<typeof v2.preApprovalResult>>().toEqualTypeOf<PreApprovalResult>();
+    expectTypeOf<Output<typeof v2.preApprovalDetails>>().toEqualTypeOf<PreApprovalDetails>();
+    expectTypeOf<Output<typeof v2.invoiceResult>>().toEqualTypeOf<InvoiceResult>();
+    expectTypeOf<Output<typeof v2.paymentResult>>().toEqualTypeOf<PaymentResult>();
+    expectTypeOf<Input<typeof v2.invoiceBody>>().toMatchTypeOf<InvoiceBody>();
+    expectTypeOf<InvoiceBody>().toMatchTypeOf<Input<typeof v2.invoiceBody>>();
+    expectTypeOf<PaymentBody>().toMatchTypeOf<Input<typeof v2.paymentBody>>();
+    expectTypeOf<Input<typeof v2.paymentBody>>().toMatchTypeOf<PaymentBody>();
+    expectTypeOf<CancelInvoiceBody>().toEqualTypeOf<Input<typeof v2.cancelInvoiceBody>>();
     expectTypeOf<
-      z.output<typeof v2.preApprovalHolderIdType>
+      Output<typeof v2.preApprovalHolderIdType>
     >().toEqualTypeOf<PreApprovalHolderIdType>();
-    expectTypeOf<z.output<typeof accountholder.activeIdType>>().toEqualTypeOf<ActiveIdType>();
-    expectTypeOf<z.output<typeof accountholder.basicInfoIdType>>().toEqualTypeOf<BasicInfoIdType>();
+    expectTypeOf<Output<typeof accountholder.activeIdType>>().toEqualTypeOf<ActiveIdType>();
+    expectTypeOf<Output<typeof accountholder.basicInfoIdType>>().toEqualTypeOf<BasicInfoIdType>();
   });
 });

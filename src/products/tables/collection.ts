@@ -18,6 +18,7 @@ import {
   preApprovalId,
   preApprovalResult,
 } from '../../schemas/collection-v2';
+import { lazy } from '../../schemas/lazy';
 import { callbackOnly, creating, endpoint, lookup, referenceIdParam } from '../endpoints';
 import { accountOperations, basicUserInfoById } from './account';
 import { standardStyle } from './standard-style';
@@ -126,7 +127,7 @@ export const collectionOperations = {
     cancelInvoiceBody,
     callbackOnly('PUT'),
     { params: { referenceId: referenceIdParam.referenceId } },
-    z.unknown(),
+    lazy(z.unknown),
   ),
   getApprovedPreApprovals: endpoint(
     product,

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { accountStatus, heartbeat } from '../../schemas/collection';
+import { lazy } from '../../schemas/lazy';
 import { standardAccepted, standardDisbursementBody } from '../../schemas/standard';
 import { callbackOnly, creating, endpoint } from '../endpoints';
 
@@ -22,7 +23,7 @@ export const standardStyle = {
         (status === 400 || status === 409) && code === 'DuplicateRequest',
     },
     // tolerant: a 202 without its body is still accepted
-    z.optional(standardAccepted),
+    lazy(() => z.optional(standardAccepted())),
   ), // 4.6
   getAccountStatus: endpoint(
     'collection',
