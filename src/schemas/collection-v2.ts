@@ -1,5 +1,14 @@
 import * as z from 'zod/mini';
-import { amount, currency, externalId, note, type Party, party, plainText } from './common';
+import {
+  amount,
+  currency,
+  externalId,
+  note,
+  type Party,
+  party,
+  plainText,
+  wholeNumber,
+} from './common';
 import { lazy } from './lazy';
 import {
   knownString,
@@ -29,9 +38,7 @@ export const preApprovalBody = lazy(() =>
     /** Shown to the approver. */
     payerMessage: z.optional(note()),
     /** Seconds the payer has to approve (the document's `validityTime`). */
-    validityTime: z.optional(
-      z.number().check(z.int({ error: 'must be a whole number of seconds' }), z.positive()),
-    ),
+    validityTime: z.optional(wholeNumber(' of seconds', 1)),
   }),
 );
 /** What a pre-approval sends: the payer approves future debits by the caller. */
@@ -222,9 +229,7 @@ export const paymentBody = lazy(() =>
     productOfferingId: z.optional(plainText()),
     receiverMessage: z.optional(note()),
     senderNote: z.optional(note()),
-    maxNumberOfRetries: z.optional(
-      z.number().check(z.int({ error: 'must be a whole number' }), z.nonnegative()),
-    ),
+    maxNumberOfRetries: z.optional(wholeNumber('', 0)),
     includeSenderCharges: z.optional(z.boolean()),
   }),
 );

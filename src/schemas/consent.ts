@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { msisdn } from './common';
+import { msisdn, wholeNumber } from './common';
 import { lazy } from './lazy';
 import { seconds } from './token';
 
@@ -11,9 +11,7 @@ export const authorizeInput = lazy(() =>
     scope: z.string().check(z.regex(/\S/, { error: 'must not be empty' })),
     accessType: z.enum(['online', 'offline']),
     /** Seconds the consent stays refreshable (`consent_valid_in`). */
-    consentValidIn: z.optional(
-      z.number().check(z.int({ error: 'must be a whole number of seconds' }), z.positive()),
-    ),
+    consentValidIn: z.optional(wholeNumber(' of seconds', 1)),
     /** X-Callback-Url of this request. */
     callbackUrl: z.optional(z.string()),
   }),
@@ -46,7 +44,7 @@ export const authorizeForm = lazy(() =>
 /** Consent token request form body (spec 4.9). */
 export const consentTokenForm = lazy(() =>
   z.strictObject({
-    grant_type: z.literal('urn:openid:params:grant-type:ciba'),
+    grant_type: z.enum(['urn:openid:params:grant-type:ciba']),
     auth_req_id: z.string().check(z.minLength(1, { error: 'must not be empty' })),
   }),
 );

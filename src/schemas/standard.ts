@@ -36,7 +36,7 @@ export const standardDisbursementBody = lazy(() => {
     value: text256,
   });
   const creditEntry = z.strictObject({
-    key: z.literal('accountid', {
+    key: z.enum(['accountid'], {
       error: 'must be "accountid": the only credit party key allowed',
     }),
     value: text256,

@@ -69,6 +69,19 @@ describe('validation messages describe the actual problem', () => {
     expect(await issue(authorize)).toBe('consentValidIn must be a whole number of seconds');
   });
 
+  it.each([
+    [0, 'validityTime must be 1 or more'],
+    [2 ** 53, 'validityTime must be a whole number of seconds'],
+    ['60', 'validityTime must be a number, got a string'],
+  ])('a pre-approval validity of %s says what is wrong', async (validityTime, message) => {
+    const preApproval = makeClient().collection.preApproval({
+      payer: payee,
+      payerCurrency: 'EUR',
+      validityTime: validityTime as number,
+    });
+    expect(await issue(preApproval)).toBe(message);
+  });
+
   it('an unknown path-parameter kind lists the accepted ones', async () => {
     const lookup = makeClient().collection.getAccountStatus('iban' as never, 'SE123');
     expect(await issue(lookup)).toBe(
