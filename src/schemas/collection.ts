@@ -62,22 +62,24 @@ export type IdentificationType =
   | 'IDCD'
   | 'EMID';
 
-/** Identification document kinds (spec 2.3, 2.6). */
-export const identificationType = lazy(() =>
-  z.enum([
-    'PASS',
-    'CPFA',
-    'SRSA',
-    'SRSSA',
-    'NRIN',
-    'OTHR',
-    'DRLC',
-    'SOCS',
-    'AREG',
-    'IDCD',
-    'EMID',
-  ] satisfies IdentificationType[]),
-);
+/**
+ * Identification document kinds (spec 2.3, 2.6), with `SRSSA`, the provider documents'
+ * spelling of `SRSA`: the client's check and the simulator's.
+ */
+export const IDENTIFICATION_TYPES = [
+  'PASS',
+  'CPFA',
+  'SRSA',
+  'SRSSA',
+  'NRIN',
+  'OTHR',
+  'DRLC',
+  'SOCS',
+  'AREG',
+  'IDCD',
+  'EMID',
+] as const satisfies readonly IdentificationType[];
+export const identificationType = lazy(() => z.enum(IDENTIFICATION_TYPES));
 
 const text = lazy(() => z.string().check(z.minLength(1, { error: 'must not be empty' })));
 const RECEIVER_IDS = ['msisdn', 'alias', 'email', 'username', 'externalId'] as const;

@@ -1,5 +1,6 @@
 import { validate as isUuid, version as uuidVersion } from 'uuid';
-// The client's own MSISDN rule: digits only, no leading + (one rule everywhere).
+// The client's own identification kinds and MSISDN rule (one rule everywhere).
+import { IDENTIFICATION_TYPES as IDENTIFICATION_KINDS } from '../schemas/collection';
 import { MSISDN } from '../schemas/common';
 import { isAmount } from './decimal';
 import { badRequest, reject } from './http';
@@ -11,23 +12,8 @@ const TEXT_FORBIDDEN = /['&<>\p{Cc}]/u;
 /** MTN rejects payerMessage / payeeNote longer than this. */
 const TEXT_MAX = 160;
 
-/**
- * Identification types of spec 2.3 and 2.6 (cash transfer payer, voucher receiver), plus
- * `SRSSA`, the provider's documents' spelling of `SRSA` (sent under `compat: 'provider'`).
- */
-export const IDENTIFICATION_TYPES: readonly string[] = [
-  'PASS',
-  'CPFA',
-  'SRSA',
-  'SRSSA',
-  'NRIN',
-  'OTHR',
-  'DRLC',
-  'SOCS',
-  'AREG',
-  'IDCD',
-  'EMID',
-];
+/** The identification types the client accepts (spec 2.3, 2.6, and the documents' `SRSSA`). */
+export const IDENTIFICATION_TYPES: readonly string[] = IDENTIFICATION_KINDS;
 
 /** Restricted-string rule: none of the characters MTN rejects in free text. */
 export function hasForbiddenText(value: string): boolean {
