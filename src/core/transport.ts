@@ -197,7 +197,7 @@ export class Transport {
       answer = await this.#sender.send({
         url: plan.url,
         method: op.method,
-        headers: auth.value === undefined ? headers : { ...headers, Authorization: auth.value },
+        headers: withAuthorization(headers, auth.value),
         body: plan.body,
         deadline,
         signal: plan.signal,
@@ -225,6 +225,16 @@ export class Transport {
 }
 
 const NO_AUTHORIZATION: Authorization = { value: undefined };
+
+/**
+ * The call's headers with this exchange's Authorization: set on the call's own headers
+ * object (its exchanges run one at a time, and a replay replaces it), not copied.
+ */
+function withAuthorization(headers: Record<string, string>, value: string | undefined) {
+  if (value === undefined) delete headers.Authorization;
+  else headers.Authorization = value;
+  return headers;
+}
 
 /** An attempt's deadline, starting now. */
 function deadlineFor(plan: CallPlan<unknown>): number {

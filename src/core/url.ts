@@ -100,18 +100,30 @@ export function buildPath(
   params: Record<string, string>,
   issues: ValidationIssue[],
 ): string {
-  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+  const parts = templateParts(template);
+  let path = parts[0] as string;
+  for (let i = 1; i < parts.length; i += 2) {
+    const name = parts[i] as string;
     const value = params[name];
     if (typeof value !== 'string' || value.length === 0) {
       issues.push({ path: name, message: 'is required' });
-      return '';
-    }
-    if (value === '.' || value === '..') {
+    } else if (value === '.' || value === '..') {
       issues.push({ path: name, message: 'must not be a relative path segment' });
-      return '';
-    }
-    return encodeURIComponent(value);
-  });
+    } else path += encodeURIComponent(value);
+    path += parts[i + 1] as string;
+  }
+  return path;
+}
+
+/** A path template split once into text and `{name}`s, in turn (text first and last). */
+const templates = new Map<string, readonly string[]>();
+function templateParts(template: string): readonly string[] {
+  let parts = templates.get(template);
+  if (parts === undefined) {
+    parts = template.split(/\{(\w+)\}/);
+    templates.set(template, parts); // bounded: the templates are the operation tables'
+  }
+  return parts;
 }
 
 function parseUrl(value: unknown): URL | undefined {

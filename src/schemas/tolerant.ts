@@ -48,7 +48,8 @@ export function tolerant<S extends z.core.$ZodLooseShape>(shape: S) {
     z.transform((value) => {
       const out: Record<string, unknown> = {};
       let unknownFields: Record<string, unknown> | undefined;
-      for (const [key, field] of Object.entries(value)) {
+      for (const key in value) {
+        const field = (value as Record<string, unknown>)[key];
         if (known.has(key)) {
           out[key] = field;
         } else {
