@@ -29,11 +29,24 @@ export interface Server {
 /** Origins seen (a client has one or two): each parsed once, not per call. */
 const servers = new Map<string, Server | undefined>();
 const ORIGIN = /^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i;
+/** The origin of the previous call and its server: nearly every call repeats it. */
+let last: { origin: string; server: Server | undefined } | undefined;
+
+/** True when `url` is `origin` followed by a path, query or fragment (or nothing). */
+function startsWithOrigin(url: string, origin: string): boolean {
+  if (!url.startsWith(origin)) return false;
+  const next = url.charCodeAt(origin.length);
+  return Number.isNaN(next) || next === 47 || next === 63 || next === 35; // end, / ? #
+}
 
 export function serverOf(url: string): Server | undefined {
+  if (last !== undefined && startsWithOrigin(url, last.origin)) return last.server;
   const origin = ORIGIN.exec(url)?.[0];
   if (origin === undefined) return undefined;
-  if (servers.has(origin)) return servers.get(origin);
+  if (servers.has(origin)) {
+    last = { origin, server: servers.get(origin) };
+    return last.server;
+  }
   let server: Server | undefined;
   if (URL.canParse(origin)) {
     const parsed = new URL(origin);
@@ -42,6 +55,7 @@ export function serverOf(url: string): Server | undefined {
   }
   if (servers.size >= 64) servers.clear(); // bounded, whatever a caller passes
   servers.set(origin, server);
+  last = { origin, server };
   return server;
 }
 
@@ -50,6 +64,16 @@ export function serverOf(url: string): Server | undefined {
  * fragment, and rebuilt without credentials should it carry any (the port's has none).
  */
 export function fullUrlOf(url: string): string {
+  // The common case at no cost: the previous call's origin (no credentials in it), no query.
+  if (
+    last !== undefined &&
+    !last.origin.includes('@') &&
+    startsWithOrigin(url, last.origin) &&
+    !url.includes('?') &&
+    !url.includes('#')
+  ) {
+    return url;
+  }
   const end = url.search(/[?#]/);
   const bare = end === -1 ? url : url.slice(0, end);
   const origin = ORIGIN.exec(bare)?.[0];

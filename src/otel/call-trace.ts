@@ -8,15 +8,7 @@ import {
   type Tracer,
 } from '@opentelemetry/api';
 import type { AttemptTrace, CallStart, CallTrace } from 'momo-partner-sdk';
-import {
-  ATTR,
-  clientError,
-  errorTypeOf,
-  fullUrlOf,
-  type Outcome,
-  serverAttributes,
-  serverOf,
-} from './attributes';
+import { ATTR, clientError, errorTypeOf, fullUrlOf, type Outcome, serverOf } from './attributes';
 import type { Instruments } from './instruments';
 
 /**
@@ -38,11 +30,14 @@ export function startCall(
   if (start.wait !== undefined) return { attempt: () => measure(undefined), end: () => {} };
   const attributes: Attributes = {
     [ATTR.method]: start.method,
-    ...serverAttributes(server),
     [ATTR.urlFull]: fullUrlOf(start.url),
     [ATTR.urlTemplate]: start.pathTemplate,
     [ATTR.operation]: start.operation,
   };
+  if (server !== undefined) {
+    attributes[ATTR.serverAddress] = server.address;
+    attributes[ATTR.serverPort] = server.port;
+  }
   if (start.referenceId !== undefined) attributes[ATTR.referenceId] = start.referenceId;
   const span = tracer.startSpan(
     `${start.method} ${start.pathTemplate}`,
@@ -55,10 +50,10 @@ export function startCall(
 /** Starts an attempt's clock; `ended` hears the outcome once the duration is recorded. */
 export type MeasureAttempt = (ended: ((outcome: Outcome) => void) | undefined) => AttemptTrace;
 
-/** An attempt's outcome, kept until it is known whether the call had more than one. */
+/** An attempt's outcome and end (epoch ms), kept until it is known whether the call had more than one. */
 interface AttemptEnded {
-  attributes: Attributes;
-  time: HrTime;
+  outcome: Outcome;
+  at: number;
 }
 
 class SpannedCall implements CallTrace {
@@ -77,17 +72,21 @@ class SpannedCall implements CallTrace {
     const resends = this.#attempts++;
     if (resends === 1) this.#flushFirst(); // a second attempt: the first one becomes an event
     return this.#measure((outcome) => {
+      if (resends === 0) {
+        this.#first = { outcome, at: performance.timeOrigin + performance.now() };
+        return;
+      }
       const attributes = outcomeAttributes(outcome);
-      if (resends > 0) {
-        attributes[ATTR.resendCount] = resends;
-        this.#span.addEvent('momo.attempt', attributes);
-      } else this.#first = { attributes, time: hrNow() };
+      attributes[ATTR.resendCount] = resends;
+      this.#span.addEvent('momo.attempt', attributes);
     });
   }
 
   #flushFirst(): void {
     const first = this.#first;
-    if (first !== undefined) this.#span.addEvent('momo.attempt', first.attributes, first.time);
+    if (first !== undefined) {
+      this.#span.addEvent('momo.attempt', outcomeAttributes(first.outcome), hrTime(first.at));
+    }
     this.#first = undefined;
   }
 
@@ -113,9 +112,8 @@ function outcomeAttributes(outcome: Outcome): Attributes {
   return attributes;
 }
 
-/** Wall-clock time as OpenTelemetry's [seconds, nanoseconds]. */
-function hrNow(): HrTime {
-  const ms = performance.timeOrigin + performance.now();
+/** Epoch milliseconds as OpenTelemetry's [seconds, nanoseconds]. */
+function hrTime(ms: number): HrTime {
   const seconds = Math.floor(ms / 1000);
   return [seconds, Math.round((ms - seconds * 1000) * 1e6)];
 }

@@ -18,8 +18,12 @@ const DURATION_BUCKETS = [
 export class Instruments {
   readonly #provider: () => MeterProvider;
   #duration: Histogram | undefined;
-  /** Attribute sets by method, server and outcome: built once, not per attempt. */
-  readonly #attributeSets = new Map<string, Attributes>();
+  /**
+   * Attribute sets by server, method and outcome: built once, and found without building a
+   * key string per attempt (servers are the objects `serverOf` keeps).
+   */
+  readonly #attributeSets = new WeakMap<Server, Map<string, Map<number | string, Attributes>>>();
+  readonly #noServer: Server = { address: '', port: 0 };
 
   constructor(provider: () => MeterProvider) {
     this.#provider = provider;
@@ -62,14 +66,25 @@ export class Instruments {
     status: number | undefined,
     errorType: string | undefined,
   ): Attributes {
-    const key = `${method} ${server?.address}:${server?.port} ${status} ${errorType}`;
-    let attributes = this.#attributeSets.get(key);
+    let byMethod = this.#attributeSets.get(server ?? this.#noServer);
+    if (byMethod === undefined) {
+      byMethod = new Map();
+      this.#attributeSets.set(server ?? this.#noServer, byMethod);
+    }
+    let byOutcome = byMethod.get(method);
+    if (byOutcome === undefined) {
+      if (byMethod.size >= 16) byMethod.clear(); // bounded, whatever a caller passes
+      byOutcome = new Map();
+      byMethod.set(method, byOutcome);
+    }
+    const key = errorType === undefined ? (status ?? -1) : `${status} ${errorType}`;
+    let attributes = byOutcome.get(key);
     if (attributes === undefined) {
       attributes = { [ATTR.method]: method, ...serverAttributes(server) };
       if (status !== undefined) attributes[ATTR.status] = status;
       if (errorType !== undefined) attributes[ATTR.errorType] = errorType;
-      if (this.#attributeSets.size >= 256) this.#attributeSets.clear(); // bounded
-      this.#attributeSets.set(key, attributes);
+      if (byOutcome.size >= 256) byOutcome.clear(); // bounded
+      byOutcome.set(key, attributes);
     }
     return attributes;
   }
