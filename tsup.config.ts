@@ -8,10 +8,18 @@ import { defineConfig } from 'tsup';
  */
 const bundledDependencies = ['ky', 'uuid', 'zod', 'p-retry', 'is-network-error'];
 
+/**
+ * Whitespace and syntax minified, names kept: a partner's stack traces still name the
+ * SDK's functions, and the import parses a third fewer bytes (about 3 ms of a 15-18 ms
+ * import on Node 20; docs/size-and-startup.md).
+ */
+const compact = { minifyWhitespace: true, minifySyntax: true };
+
 const library = {
   format: ['esm', 'cjs'] as ('esm' | 'cjs')[],
   dts: true,
   target: 'node20',
+  ...compact,
   sourcemap: false,
   splitting: false,
   treeshake: true,
@@ -51,6 +59,7 @@ export default defineConfig([
     entry: { cli: 'src/cli/index.ts' },
     format: ['esm'],
     target: 'node20',
+    ...compact,
     noExternal: bundledDependencies,
     banner: { js: '#!/usr/bin/env node' },
   },

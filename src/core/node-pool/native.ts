@@ -13,8 +13,9 @@ const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy
  * functions, a Proxy is caught by isProxy (its source text would read as native code), a bound
  * copy is named `bound fetch` and reads as native code.
  */
-// Assembled, so that the built file holds no `require(...)` a bundler or check would follow.
-const NODE_FETCH_SOURCE = `${'require'}('internal/deps/undici/undici')`;
+// Assembled at run time (a minifier folds a constant template), so that the built file holds
+// no `require(...)` a bundler or check would follow.
+const NODE_FETCH_SOURCE = ['require', "('internal/deps/undici/undici')"].join('');
 
 function isNodesOwnFetch(candidate: unknown): boolean {
   if (typeof candidate !== 'function' || isProxy(candidate)) return false;
