@@ -33,9 +33,11 @@ export class ClientContext {
   /**
    * Every operation of the tables by its name (`product.method`, as the journal records
    * it): how scale-out finds the lookup that confirms an operation without importing a
-   * product.
+   * product. Built on first use (a journal resume or a callback), not by every client.
    */
-  readonly operationsByName: ReadonlyMap<string, TableOperation> = operationsByName();
+  get operationsByName(): ReadonlyMap<string, TableOperation> {
+    return operationsByName();
+  }
   #api: ProductApi | undefined;
 
   constructor(options: MomoClientOptions) {
