@@ -1,6 +1,7 @@
 import type * as z from 'zod/mini';
 import { ValidationError, type ValidationIssue } from '../errors';
 import type { LazySchema } from './lazy';
+import { INVALID, readerOf } from './reader';
 
 /** zod issues as `{ path, message }`, with paths dotted and messages in plain words. */
 export function toIssues(error: z.core.$ZodError, basePath = ''): ValidationIssue[] {
@@ -69,8 +70,11 @@ export function kindOf(value: unknown): string {
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; issues: ValidationIssue[] };
 
 export function parseWith<T>(schema: LazySchema<T>, input: unknown, path = ''): ParseResult<T> {
-  // reportInput: the messages tell "got a number" from "is required".
-  const result = schema().safeParse(input, { reportInput: true });
+  const built = schema();
+  const read = readerOf(built)(input);
+  if (read !== INVALID) return { ok: true, value: read as T };
+  // zod decides, and says why. reportInput: the messages tell "got a number" from "is required".
+  const result = built.safeParse(input, { reportInput: true });
   return result.success
     ? { ok: true, value: result.data }
     : { ok: false, issues: toIssues(result.error, path) };
