@@ -11,7 +11,7 @@ import {
   type TransactionStatus,
   tolerant,
 } from '../schemas/tolerant';
-import { toIssues } from '../schemas/validate';
+import { parseWith } from '../schemas/validate';
 
 /** GSMA-style lower-case states, as the standard-style interface may send them. */
 const STATES: Record<string, TransactionStatus> = {
@@ -26,7 +26,7 @@ const STATES: Record<string, TransactionStatus> = {
  * `referenceId`; the standard-style interface carries `serverCorrelationId`. Tolerant:
  * unknown fields are kept, and only `status` is required.
  */
-const callbackBody = lazy(() =>
+export const callbackBody = lazy(() =>
   tolerant({
     referenceId: z.optional(z.string()),
     serverCorrelationId: z.optional(z.string()),
@@ -76,15 +76,14 @@ export function parseCallback(body: unknown): CallbackEvent {
       });
     }
   }
-  const parsed = callbackBody().safeParse(value, { reportInput: true });
-  if (!parsed.success) {
-    const issues = toIssues(parsed.error);
+  const parsed = parseWith(callbackBody, value);
+  if (!parsed.ok) {
     throw new ValidationError(
-      issues.map((i) => ({ ...i, path: i.path || '(body)' })),
+      parsed.issues.map((i) => ({ ...i, path: i.path || '(body)' })),
       { operation: 'parseCallback' },
     );
   }
-  const event = parsed.data;
+  const event = parsed.value;
   const status =
     STATES[event.status.toLowerCase()] ?? (event.status.toUpperCase() as TransactionStatus);
   const referenceId = event.referenceId ?? event.serverCorrelationId;

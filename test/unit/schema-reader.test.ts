@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod/mini';
 // The compiled readers are internal: this test reads every schema where it is declared.
+import { callbackBody } from '../../src/callbacks/parse';
 import { operationTables } from '../../src/products/tables';
 import { compiledReaderOf, INVALID, zodOnly } from '../../src/schemas/reader';
 import { accessTokenResponse } from '../../src/schemas/token';
@@ -12,9 +13,12 @@ import { parseWith } from '../../src/schemas/validate';
 
 type Schema = z.core.$ZodType;
 
-/** Every schema an operation uses: path parameters, body, result; and the token's. */
+/** Every schema an operation uses (path parameters, body, result), the token's, a callback's. */
 function everySchema(): Map<string, Schema> {
-  const schemas = new Map<string, Schema>([['token', accessTokenResponse() as Schema]]);
+  const schemas = new Map<string, Schema>([
+    ['token', accessTokenResponse() as Schema],
+    ['callback', callbackBody() as Schema],
+  ]);
   for (const [product, table] of Object.entries(operationTables)) {
     for (const [name, op] of Object.entries(table) as [string, Record<string, unknown>][]) {
       const add = (what: string, lazy: unknown) => {
