@@ -51,205 +51,158 @@ export function compiledReaderOf(schema: Schema): Reader {
 }
 
 function compile(schema: Schema): Reader | undefined {
-  const base = compileType(schema);
-  if (base === undefined) return undefined;
-  const internals = schema._zod;
+  const { def, traits } = schema._zod;
   // A check schema (a refinement) is its own first check, as in zod's $ZodType.
-  const checks = [
-    ...(internals.traits.has('$ZodCheck') ? [schema as unknown as Check] : []),
-    ...((internals.def.checks ?? []) as unknown as Check[]),
-  ];
-  return checks.length === 0 ? base : withChecks(base, checks);
+  const checks = [...(traits.has('$ZodCheck') ? [schema] : []), ...(def.checks ?? [])];
+  const base = compileType(schema);
+  return base && (checks.length ? withChecks(base, checks as unknown as Check[]) : base);
 }
 
 /** Zod's own checks, run as zod runs them after a successful parse; any issue is INVALID. */
 function withChecks(base: Reader, checks: Check[]): Reader {
   return (input) => {
-    const value = base(input);
-    if (value === INVALID) return INVALID;
-    const payload: Payload = { value, issues: [] };
-    for (const check of checks) {
-      const when = check._zod.def.when;
-      if (when && !when(payload)) continue;
-      if (check._zod.check(payload) instanceof Promise || payload.issues.length > 0) return INVALID;
+    const payload: Payload = { value: base(input), issues: [] };
+    if (payload.value === INVALID) return INVALID;
+    for (const { _zod: check } of checks) {
+      if (check.def.when?.(payload) === false) continue;
+      if (check.check(payload) instanceof Promise || payload.issues.length) return INVALID;
     }
     return payload.value;
   };
 }
 
+/** What the kinds of schema below keep in their definitions. */
+interface Def {
+  type: string;
+  coerce?: boolean;
+  inclusive?: boolean;
+  element: Schema;
+  options: Schema[];
+  innerType?: Schema;
+  in: Schema;
+  out: Schema;
+  transform: (value: unknown, payload: Payload) => unknown;
+}
+
+/** The parts each composite kind is read through. */
+const PARTS: Record<string, (def: Def) => Schema[]> = {
+  array: (def) => [def.element],
+  union: (def) => def.options,
+  optional: (def) => [def.innerType as Schema],
+  pipe: (def) => [def.in, def.out],
+};
+
+/** The kinds of schema the SDK's schemas are made of; any other kind is left to zod. */
 function compileType(schema: Schema): Reader | undefined {
-  const def = schema._zod.def as z.core.$ZodTypeDef & Record<string, unknown>;
-  if (def.coerce) return undefined;
-  switch (def.type) {
+  const { def, traits } = schema._zod as unknown as { def: Def; traits: Set<string> };
+  const { type } = def;
+  if (def.coerce) return;
+  switch (type) {
     case 'string':
-      return (v) => (typeof v === 'string' ? v : INVALID);
     case 'number':
-      return (v) => (typeof v === 'number' && Number.isFinite(v) ? v : INVALID);
     case 'boolean':
-      return (v) => (typeof v === 'boolean' ? v : INVALID);
-    case 'null':
-      return (v) => (v === null ? v : INVALID);
+      // zod's number is finite: no NaN, no Infinity.
+      return (v) => (typeof v === type && (type !== 'number' || Number.isFinite(v)) ? v : INVALID);
     case 'unknown':
-    case 'any':
       return (v) => v;
-    case 'custom':
-      return (v) => v; // its function is its check (compile adds it)
-    case 'enum':
-    case 'literal': {
+    case 'enum': {
       const values = schema._zod.values;
-      return values ? (v) => (values.has(v as never) ? v : INVALID) : undefined;
+      return values && ((v) => (values.has(v as never) ? v : INVALID));
     }
-    case 'array':
-      return arrayReader(def.element as Schema);
     case 'object':
       return objectReader(def as unknown as z.core.$ZodObjectDef);
-    case 'union':
-      return def.inclusive === false ? undefined : unionReader(def.options as Schema[]);
-    case 'optional':
-      return optionalReader(schema, def.innerType as Schema);
-    case 'nullable':
-      return nullableReader(def.innerType as Schema);
-    case 'default':
-      return defaultReader(def as unknown as z.core.$ZodDefaultDef);
-    case 'pipe':
-      return schema._zod.traits.has('$ZodCodec')
-        ? undefined
-        : pipeReader(def.in as Schema, def.out as Schema);
     case 'transform':
-      return transformReader(def.transform as (value: unknown, payload: Payload) => unknown);
-    default:
-      return undefined;
+      return transformReader(def.transform);
   }
+  // An exact or defaulted optional, an exclusive union and a codec are left to zod.
+  const exact = traits.has('$ZodExactOptional') || traits.has('$ZodCodec');
+  if (exact || def.inclusive === false || def.innerType?._zod.optin === 'defaulted') return;
+  const parts = PARTS[type] && partsOf((PARTS[type] as (def: Def) => Schema[])(def));
+  const [first, then] = parts ?? [];
+  if (!first) return;
+  switch (type) {
+    case 'optional':
+      return (v) => (v === undefined ? v : first(v));
+    case 'pipe':
+      return then && ((v) => pipe(first(v), then));
+    case 'array':
+      return (v) => (Array.isArray(v) ? arrayOf(v, first) : INVALID);
+    default:
+      return (v) => firstOf(v, parts as Reader[]); // union
+  }
+}
+
+const pipe = (value: unknown, then: Reader) => (value === INVALID ? INVALID : then(value));
+
+function arrayOf(items: unknown[], read: Reader) {
+  const out = new Array(items.length);
+  for (let i = 0; i < items.length; i++) {
+    out[i] = read(items[i]);
+    if (out[i] === INVALID) return INVALID;
+  }
+  return out;
+}
+
+/** zod's union: the first option that passes. */
+function firstOf(value: unknown, options: Reader[]) {
+  for (const option of options) {
+    const read = option(value);
+    if (read !== INVALID) return read;
+  }
+  return INVALID;
 }
 
 /** Compiles every part first: one part zod must always read makes the whole so. */
 function partsOf(schemas: Schema[]): Reader[] | undefined {
-  const parts = schemas.map((s) => compiledReaderOf(s));
+  const parts = schemas.map(compiledReaderOf);
   return parts.includes(zodOnly) ? undefined : parts;
-}
-
-function arrayReader(element: Schema): Reader | undefined {
-  const [item] = partsOf([element]) ?? [];
-  if (!item) return undefined;
-  return (v) => {
-    if (!Array.isArray(v)) return INVALID;
-    const out = new Array(v.length);
-    for (let i = 0; i < v.length; i++) {
-      const read = item(v[i]);
-      if (read === INVALID) return INVALID;
-      out[i] = read;
-    }
-    return out;
-  };
-}
-
-function unionReader(options: Schema[]): Reader | undefined {
-  const parts = partsOf(options);
-  if (!parts) return undefined;
-  return (v) => {
-    for (const part of parts) {
-      const read = part(v);
-      if (read !== INVALID) return read; // zod's union takes the first option that passes
-    }
-    return INVALID;
-  };
-}
-
-function optionalReader(schema: Schema, inner: Schema): Reader | undefined {
-  const [read] = partsOf([inner]) ?? [];
-  if (!read) return undefined;
-  if (schema._zod.traits.has('$ZodExactOptional')) return read;
-  if (inner._zod.optin !== 'defaulted') return (v) => (v === undefined ? v : read(v));
-  return (v) => {
-    if (v !== undefined) return read(v);
-    const substituted = read(v); // a defaulted inner substitutes; a failure there is undefined
-    return substituted === INVALID ? undefined : substituted;
-  };
-}
-
-function nullableReader(inner: Schema): Reader | undefined {
-  const [read] = partsOf([inner]) ?? [];
-  return read && ((v) => (v === null ? v : read(v)));
-}
-
-function defaultReader(def: z.core.$ZodDefaultDef): Reader | undefined {
-  const [read] = partsOf([def.innerType]) ?? [];
-  if (!read) return undefined;
-  return (v) => {
-    if (v === undefined) return def.defaultValue;
-    const value = read(v);
-    return value === undefined ? def.defaultValue : value;
-  };
-}
-
-function pipeReader(from: Schema, to: Schema): Reader | undefined {
-  const [first, then] = partsOf([from, to]) ?? [];
-  if (!first || !then) return undefined;
-  return (v) => {
-    const value = first(v);
-    return value === INVALID ? INVALID : then(value);
-  };
 }
 
 function transformReader(transform: (value: unknown, payload: Payload) => unknown): Reader {
   return (v) => {
     const payload: Payload = { value: v, issues: [] };
     const out = transform(v, payload);
-    return out instanceof Promise || payload.issues.length > 0 ? INVALID : out;
+    return out instanceof Promise || payload.issues.length ? INVALID : out;
   };
 }
 
-interface Field {
-  key: string;
-  read: Reader;
-  /** zod's optin/optout: whether absence is allowed, and whether it stays absent. */
-  optin: 'optional' | 'defaulted' | undefined;
-  optional: boolean;
-}
-
-/** zod's object: known keys in shape order, then (loose) unknown keys as sent. */
+/**
+ * zod's object: known keys in shape order, then (loose) unknown keys as sent; a key the
+ * input lacks is left out when its schema allows absence (zod's handlePropertyResult, for
+ * schemas with no default: those are left to zod).
+ */
 function objectReader(def: z.core.$ZodObjectDef): Reader | undefined {
-  const shape = def.shape;
-  if (Object.getOwnPropertySymbols(shape).length > 0) return undefined;
+  const { shape } = def;
+  const catchall = def.catchall?._zod.def.type;
+  if (
+    Object.getOwnPropertySymbols(shape).length ||
+    (catchall && catchall !== 'unknown' && catchall !== 'never')
+  )
+    return;
   const keys = Object.keys(shape).filter((key) => key !== '__proto__');
   const parts = partsOf(keys.map((key) => shape[key] as Schema));
-  if (!parts) return undefined;
-  const fields: Field[] = keys.map((key, i) => {
-    const internals = (shape[key] as Schema)._zod;
-    return {
-      key,
-      read: parts[i] as Reader,
-      optin: internals.optin,
-      optional: internals.optout === 'optional',
-    };
+  if (!parts) return;
+  const fields = keys.map((key, i) => {
+    const { optin, optout } = (shape[key] as Schema)._zod;
+    return { key, read: parts[i] as Reader, optin, skipped: optout === 'optional' && optin };
   });
-  const catchall = def.catchall?._zod.def.type;
-  if (catchall !== undefined && catchall !== 'unknown' && catchall !== 'never') return undefined;
   const known = new Set(Object.keys(shape));
   return (input) => {
     if (typeof input !== 'object' || input === null || Array.isArray(input)) return INVALID;
     const source = input as Record<string, unknown>;
     const out: Record<string, unknown> = {};
-    for (const field of fields) if (!readField(field, source, out)) return INVALID;
-    if (catchall === undefined) return out;
-    for (const key in source) {
+    for (const { key, read, optin, skipped } of fields) {
+      const present = key in source;
+      if (!present && skipped) continue;
+      const value = read(source[key]);
+      if (value === INVALID || (!present && !optin)) return INVALID;
+      if (value !== undefined || present) out[key] = value;
+    }
+    for (const key in catchall ? source : {}) {
       if (known.has(key)) continue;
       if (catchall === 'never') return INVALID;
       if (key !== '__proto__') out[key] = source[key];
     }
     return out;
   };
-}
-
-/** zod's handlePropertyResult, for a field that read without an issue (or could not). */
-function readField(field: Field, source: Record<string, unknown>, out: Record<string, unknown>) {
-  const { key, optin, optional } = field;
-  const present = key in source;
-  if (!present && optional && optin === 'optional') return true;
-  const value = field.read(source[key]);
-  if (value === INVALID) return !present && optional && optin !== undefined;
-  if (!present && optin === undefined) return false;
-  if (value !== undefined) out[key] = value;
-  else if (present || (optin === 'defaulted' && !optional)) out[key] = undefined;
-  return true;
 }
