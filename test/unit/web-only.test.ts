@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 // The client runs wherever fetch does (browsers, workers, Deno, Bun): its code uses no
 // Node-only global and imports no Node module at run time. The simulator (src/testing)
 // the CLI and ./redis are Node tools and exempt, and so is the Node pool
-// (src/core/node-pool), which src/core/sender.ts (loadNodePath) loads only after checking
-// that the runtime is Node. The package check runs the built entry with web globals only;
+// (src/core/node-pool), whose modules touch Node only when called, and which
+// src/core/sender.ts (loadNodePath) calls only after checking that the runtime is Node. The package check runs the built entry with web globals only;
 // this names the offending line before a build.
 const NODE_ONLY = [
   [/(?<![\w.])Buffer\b/, 'Buffer'],
