@@ -32,10 +32,19 @@ const library = {
 export default defineConfig([
   {
     // The main entry imports no Node module at load time (web runtimes load it too), so
-    // no shims: they would add `import 'path'` and `import 'url'`.
+    // no shims: they would add `import 'path'` and `import 'url'`. In ESM, ky (loaded only
+    // when a request goes through fetch) is a chunk of its own: the Node path never parses it.
     entry: { index: 'src/index.ts' },
     ...library,
+    format: ['esm'],
+    splitting: true,
     clean: true,
+  },
+  {
+    // CommonJS has no chunks: one file, ky behind a lazy initializer.
+    entry: { index: 'src/index.ts' },
+    ...library,
+    format: ['cjs'],
   },
   {
     // Redis clients are the partner's own (optional peers), never bundled.

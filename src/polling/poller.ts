@@ -121,16 +121,18 @@ export class Poller {
       request.acceptedAt === undefined ? 0 : request.acceptedAt + NOT_FOUND_GRACE_MS;
     let delay = request.acceptedAt === undefined ? 0 : initialDelayMs;
     let lastStatus: R | undefined;
+    const timedOut = () =>
+      new WaitTimeoutError({
+        ...request,
+        lastStatus: lastStatus?.status,
+        lastResult: lastStatus,
+        timeoutMs,
+      });
 
     for (let polls = 0; ; polls++) {
       const remaining = deadline - Date.now();
       if (remaining <= 0 && polls > 0) {
-        throw new WaitTimeoutError({
-          ...request,
-          lastStatus: lastStatus?.status,
-          lastResult: lastStatus,
-          timeoutMs,
-        });
+        throw timedOut();
       }
       let next = Math.min(maxDelayMs, Math.max(initialDelayMs, delay * 2));
       let delivered: StatusLike | undefined;
@@ -153,12 +155,7 @@ export class Poller {
           trace?.lookup({ error });
           if (options.signal?.aborted) throw options.signal.reason;
           if (error instanceof QueuedPastDeadline) {
-            throw new WaitTimeoutError({
-              ...request,
-              lastStatus: lastStatus?.status,
-              lastResult: lastStatus,
-              timeoutMs,
-            });
+            throw timedOut();
           }
           const transient =
             isTransient(error) || (isNotFoundError(error) && Date.now() < graceUntil);

@@ -1,5 +1,5 @@
 import type { Poller } from '../polling/poller';
-import { type StatusLike, UUID_V4 } from '../schemas/common';
+import { isFinal, type StatusLike, UUID_V4 } from '../schemas/common';
 import type { ComponentHealth } from './health';
 import { requireMethods } from './journal-keeper';
 
@@ -72,10 +72,6 @@ export class CallbackFanOut {
       },
     );
   }
-}
-
-function isFinal(result: StatusLike): boolean {
-  return result.status === 'SUCCESSFUL' || result.status === 'FAILED';
 }
 
 function isEvent(value: unknown): value is CallbackBusEvent {
