@@ -13,14 +13,18 @@ export interface RedisJournalOptions extends RedisOptions {
   retentionMs?: number;
 }
 
-/** Records a pending entry, unless one is pending under this id already. */
+/**
+ * Records a pending entry, unless one is pending under this id already. `seq` counts
+ * records across every instance: entries of the same millisecond list in record order.
+ */
 const RECORD = lua(`
 if redis.call('EXISTS', KEYS[1]) == 1 and redis.call('HEXISTS', KEYS[1], 'outcome') == 0 then
   return 0
 end
 redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], 'product', ARGV[1], 'operation', ARGV[2], 'referenceId', ARGV[3],
-  'createdAt', ARGV[4], 'baseUrl', ARGV[6], 'targetEnvironment', ARGV[7])
+  'createdAt', ARGV[4], 'baseUrl', ARGV[6], 'targetEnvironment', ARGV[7],
+  'seq', redis.call('INCR', KEYS[3]))
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
 return 1`);
 
@@ -65,7 +69,7 @@ export class RedisJournal implements Journal {
     const id = entry.referenceId.toLowerCase();
     await this.#redis.script(
       RECORD,
-      [this.#entryKey(id), this.#pendingKey],
+      [this.#entryKey(id), this.#pendingKey, `${this.#redis.tag('journal')}:seq`],
       [
         entry.product,
         entry.operation,
@@ -89,13 +93,22 @@ export class RedisJournal implements Journal {
 
   async get(referenceId: string): Promise<JournalEntry | undefined> {
     const key = this.#entryKey(referenceId.toLowerCase());
-    return toEntry(await this.#redis.command(['HGETALL', key], key));
+    return toEntry(fieldsOf(await this.#redis.command(['HGETALL', key], key)));
   }
 
   async pending(): Promise<JournalEntry[]> {
     const rows = await this.#redis.script(PENDING, [this.#pendingKey], [this.#entryKey('')]);
     if (!Array.isArray(rows)) return [];
-    return rows.map(toEntry).filter((entry) => entry !== undefined);
+    // The set's score is createdAt; ties would come back in id order, not record order.
+    const read: { entry: JournalEntry; seq: number }[] = [];
+    for (const row of rows) {
+      const fields = fieldsOf(row);
+      const entry = toEntry(fields);
+      if (entry) read.push({ entry, seq: Number(fields.get('seq') ?? 0) });
+    }
+    return read
+      .sort((a, b) => a.entry.createdAt - b.entry.createdAt || a.seq - b.seq)
+      .map((row) => row.entry);
   }
 
   get #pendingKey(): string {
@@ -111,8 +124,8 @@ export class RedisJournal implements Journal {
   }
 }
 
-/** A HGETALL reply (flat array, or an object/Map under RESP3) as an entry; undefined if empty. */
-function toEntry(reply: unknown): JournalEntry | undefined {
+/** A HGETALL reply (flat array, or an object/Map under RESP3) as a map of its fields. */
+function fieldsOf(reply: unknown): Map<string, string> {
   const fields = new Map<string, string>();
   if (Array.isArray(reply)) {
     for (let i = 0; i + 1 < reply.length; i += 2)
@@ -122,6 +135,11 @@ function toEntry(reply: unknown): JournalEntry | undefined {
   } else if (reply && typeof reply === 'object') {
     for (const [k, v] of Object.entries(reply)) fields.set(k, String(v));
   }
+  return fields;
+}
+
+/** The entry a hash's fields hold; undefined if empty or incomplete. */
+function toEntry(fields: Map<string, string>): JournalEntry | undefined {
   const product = fields.get('product');
   const operation = fields.get('operation');
   const referenceId = fields.get('referenceId');

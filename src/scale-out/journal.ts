@@ -41,7 +41,10 @@ export interface Journal {
   finish(referenceId: string, outcome: JournalOutcome, finishedAt: number): Promise<void>;
   /** One entry, pending or recently finished. */
   get(referenceId: string): Promise<JournalEntry | undefined>;
-  /** Every pending entry, oldest first. */
+  /**
+   * Every pending entry, oldest first by `createdAt`; entries of the same millisecond in
+   * the order they were recorded (never by reference id).
+   */
   pending(): Promise<JournalEntry[]>;
 }
 

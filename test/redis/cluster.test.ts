@@ -1,7 +1,9 @@
 import type { JournalEntry } from 'momo-partner-sdk';
+import { RedisJournal } from 'momo-partner-sdk/redis';
 import { createSimulator, type ListeningServer, type Simulator } from 'momo-partner-sdk/testing';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import type { Library } from './support/clients';
+import { expectPendingInRecordOrder } from '../support/journal-order';
+import { CLUSTER_LIBRARIES, connectClient, type Library } from './support/clients';
 import { Instance, until } from './support/instances';
 import { RedisCluster } from './support/redis-cluster';
 import { describeWithRedis } from './support/redis-server';
@@ -58,6 +60,19 @@ describeWithRedis(
 
     const tokenRequests = () =>
       sim.requests.filter((r) => r.method === 'POST' && r.path === '/disbursement/token/').length;
+
+    it.each(CLUSTER_LIBRARIES)(
+      '%s: the journal lists entries of the same millisecond in record order',
+      async (library) => {
+        const connected = await connectClient(library, cluster.urls.join(','));
+        try {
+          const journal = new RedisJournal(connected.client, { prefix: `order${++prefixes}:` });
+          await expectPendingInRecordOrder(journal);
+        } finally {
+          await connected.close();
+        }
+      },
+    );
 
     it('4 cold processes x 50 deposits at once make one token request', SLOW, async () => {
       await start();

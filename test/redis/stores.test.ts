@@ -6,6 +6,7 @@ import {
   RedisTokenStore,
 } from 'momo-partner-sdk/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectPendingInRecordOrder } from '../support/journal-order';
 import { type ConnectedClient, connectClient, LIBRARIES } from './support/clients';
 import { describeWithRedis, RedisServer } from './support/redis-server';
 
@@ -148,6 +149,10 @@ describeWithRedis('Redis stores (real redis-server)', () => {
         expect(await journal.get(ids[0])).toBeUndefined(); // retention over
         expect(await journal.get(ids[1])).toMatchObject({ operation: 'disbursement.deposit' });
         await journal.finish('d1d2e3f4-0a1b-4c2d-8e3f-405162738495', 'FAILED', now); // unknown: no-op
+      });
+
+      it('journals: entries of the same millisecond list in record order, not id order', async () => {
+        await expectPendingInRecordOrder(new RedisJournal(redis.client, { prefix: freshPrefix() }));
       });
 
       it('publishes to every subscriber, whatever library it uses', async () => {

@@ -9,6 +9,7 @@ import {
 import { createSimulator } from 'momo-partner-sdk/testing';
 import { v4 as uuidv4 } from 'uuid';
 import { describe, expect, it } from 'vitest';
+import { expectPendingInRecordOrder } from '../support/journal-order';
 
 const PENDING_PAYEE = '46733123453';
 const body = (payee = '46700000001') => ({
@@ -80,6 +81,10 @@ describe('journal of operations in flight (default: in memory)', () => {
     sim.settle(accepted.referenceId, 'FAILED');
     expect((await accepted.wait()).status).toBe('FAILED');
     expect(await momo.journal.pending()).toEqual([]);
+  });
+
+  it('lists pending oldest first, entries of the same millisecond in record order', async () => {
+    await expectPendingInRecordOrder(new InMemoryJournal());
   });
 
   it('records nothing for a bad input (nothing is sent either)', async () => {
