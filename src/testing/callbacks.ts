@@ -6,6 +6,8 @@ interface MutableCallback {
   url: string;
   method: 'POST' | 'PUT';
   body: unknown;
+  /** The API user whose creating call asked for it (whose providerCallbackHost counts). */
+  createdBy: string | undefined;
   status?: number;
   error?: string;
   /** Kept for the payer's phone page only; not part of SentCallback. */
@@ -19,22 +21,35 @@ export interface CallbackLogEntry extends SentCallback {
   readonly latencyMs?: number;
 }
 
+/** Why a callback may not be sent over the network (its host), or undefined. */
+export type DeliveryRule = (url: string, createdBy: string | undefined) => string | undefined;
+
 /**
  * Sends the outcome callback of a final transaction (spec 6) and records it. Delivery is
- * fire-and-forget: it never throws, and a failure is only recorded.
+ * fire-and-forget: it never throws, and a failure is only recorded. Without a
+ * `callbackFetch`, a URL the rule refuses is not sent, only recorded; redirects are never
+ * followed (a 3xx is the answer recorded).
  */
 export class CallbackSender {
   private records: MutableCallback[] = [];
 
-  constructor(private readonly callbackFetch: typeof fetch | undefined) {}
+  constructor(
+    private readonly callbackFetch: typeof fetch | undefined,
+    private readonly rule: DeliveryRule,
+  ) {}
 
   get sent(): SentCallback[] {
-    return this.records.map(({ sentAt: _sentAt, latencyMs: _latencyMs, ...record }) => record);
+    return this.records.map(
+      ({ sentAt: _sentAt, latencyMs: _latencyMs, createdBy: _createdBy, ...record }) => record,
+    );
   }
 
   /** Every callback sent, with its send time and latency (the page's log). */
   get log(): CallbackLogEntry[] {
-    return this.records.map((record) => ({ ...record, sentAt: record.sentAt ?? 0 }));
+    return this.records.map(({ createdBy: _createdBy, ...record }) => ({
+      ...record,
+      sentAt: record.sentAt ?? 0,
+    }));
   }
 
   /** Sends the callback at `index` of the log again, as a new entry; false if none. */
@@ -45,6 +60,7 @@ export class CallbackSender {
       url: original.url,
       method: original.method,
       body: original.body,
+      createdBy: original.createdBy,
     };
     this.records.push(record);
     void this.deliver(record);
@@ -58,6 +74,7 @@ export class CallbackSender {
       url: tx.callbackUrl,
       method: tx.callbackMethod,
       body: renderResult(tx, false),
+      createdBy: tx.createdBy,
     };
     this.records.push(record);
     void this.deliver(record);
@@ -69,6 +86,11 @@ export class CallbackSender {
 
   private async deliver(record: MutableCallback): Promise<void> {
     record.sentAt = Date.now();
+    const refusal = this.callbackFetch ? undefined : this.rule(record.url, record.createdBy);
+    if (refusal !== undefined) {
+      record.error = refusal;
+      return;
+    }
     const started = performance.now();
     try {
       // Looked up now, not at creation, so that msw's interception of fetch applies.
@@ -77,6 +99,7 @@ export class CallbackSender {
         method: record.method,
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(record.body),
+        redirect: 'manual',
       });
       record.status = response.status;
       record.latencyMs = Math.round(performance.now() - started);

@@ -1,4 +1,5 @@
 import { ApiUserStore } from './api-users';
+import { deliveryRefusal } from './callback-hosts';
 import { CallbackSender } from './callbacks';
 import { ConsentStore } from './consent';
 import { FaultQueue } from './faults';
@@ -66,7 +67,11 @@ export interface EngineInternals {
 export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
   const options = resolveOptions(simulatorOptions);
   const router = new Router(ROUTES);
-  const callbacks = new CallbackSender(options.callbackFetch);
+  // Kept by reset(), like issued tokens: a provisioned user stays a valid credential.
+  const apiUsers = new ApiUserStore();
+  const callbacks = new CallbackSender(options.callbackFetch, (url, createdBy) =>
+    deliveryRefusal(url, createdBy, options, apiUsers),
+  );
   const ledger = new Ledger(options.settleMs, options.initialBalance, (tx) => callbacks.send(tx));
   const tokens = new TokenStore(options.tokenTtlSeconds);
   const faults = new FaultQueue();
@@ -75,8 +80,6 @@ export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
     options.consentExpiresInSeconds,
   );
   const deliveries = new DeliveryLog();
-  // Kept by reset(), like issued tokens: a provisioned user stays a valid credential.
-  const apiUsers = new ApiUserStore();
   let requests: RecordedRequest[] = [];
   const basePath = new URL(options.baseUrl).pathname.replace(/\/+$/, '');
 

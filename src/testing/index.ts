@@ -4,12 +4,10 @@
  * See docs/simulator.md.
  */
 import { MomoClient, type MomoClientOptions } from 'momo-partner-sdk';
-import { withControlRoutes } from './control';
 import { createEngine } from './engine';
 import { createFetch } from './fetch';
-import { listen } from './listen';
 import { createHandlers, type HttpHandler } from './msw';
-import { withPayerPhone } from './page/routes';
+import { serveEngine } from './serve';
 import type { ListeningServer, ListenOptions, SimulatorOptions, SimulatorState } from './types';
 
 export type {
@@ -62,8 +60,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       return handlers;
     },
     fetch: simulatorFetch,
-    listen: (listenOptions) =>
-      listen(withPayerPhone(engine, withControlRoutes(engine)), listenOptions),
+    listen: (listenOptions) => serveEngine(engine, listenOptions),
     client: (overrides = {}) =>
       new MomoClient({
         baseUrl,

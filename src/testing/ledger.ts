@@ -23,6 +23,8 @@ export interface TxRecord extends TxFields {
   readonly body: unknown;
   readonly callbackUrl: string | undefined;
   readonly callbackMethod: 'POST' | 'PUT';
+  /** The API user whose creating call stored it (callbacks go to its providerCallbackHost). */
+  readonly createdBy?: string;
   readonly createdAt: number;
   readonly settlesAt: number | undefined;
   readonly financialTransactionId: string;

@@ -1,16 +1,31 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type CoreHandler, DROP } from './http';
+import { hostList, hostNameOf, isLoopbackHost } from './hosts';
+import { type CoreHandler, codeError, DROP } from './http';
 import type { ListeningServer, ListenOptions } from './types';
 
-/** Serves the core over node:http (loopback by default; port 0 picks a free port). */
+/** Bound to these, the server has no name of its own to accept in a Host header. */
+const ANY_INTERFACE = new Set(['0.0.0.0', '[::]']);
+
+/**
+ * Serves the core over node:http (loopback by default; port 0 picks a free port). A
+ * request whose Host header names neither loopback, nor the bound host, nor one of
+ * `allowedHosts` gets 403 (a DNS-rebinding page would send its own name).
+ */
 export async function listen(
   handle: CoreHandler,
   options: ListenOptions = {},
 ): Promise<ListeningServer> {
   const host = options.host ?? '127.0.0.1';
+  const allowed = new Set(hostList(options.allowedHosts, 'listen: allowedHosts'));
+  const bound = hostNameOf(host.includes(':') ? `[${host}]` : host, 'host');
+  if (bound !== undefined && !ANY_INTERFACE.has(bound)) allowed.add(bound);
+  const accepts = (name: string | undefined) =>
+    name !== undefined && (isLoopbackHost(name) || allowed.has(name));
   const server = createServer((req, res) => {
-    serve(handle, req, res).catch(() => {
+    const name = hostNameOf(req.headers.host ?? '', 'host');
+    const work = accepts(name) ? serve(handle, req, res) : refuseHost(req, res, req.headers.host);
+    work.catch(() => {
       if (!res.headersSent) res.writeHead(500);
       res.end();
     });
@@ -33,6 +48,20 @@ export async function listen(
         server.closeAllConnections();
       }),
   };
+}
+
+async function refuseHost(req: IncomingMessage, res: ServerResponse, host: string | undefined) {
+  req.resume();
+  const said =
+    host === undefined ? 'No Host header' : `Host ${JSON.stringify(host)} is not allowed`;
+  await write(
+    codeError(
+      403,
+      'FORBIDDEN',
+      `${said}: this simulator answers loopback names and the host it is bound to; add others with listen({ allowedHosts }) or the CLI's --allowed-hosts.`,
+    ),
+    res,
+  );
 }
 
 async function serve(handle: CoreHandler, req: IncomingMessage, res: ServerResponse) {
@@ -62,6 +91,10 @@ async function serve(handle: CoreHandler, req: IncomingMessage, res: ServerRespo
     await stream(result, res);
     return;
   }
+  await write(result, res);
+}
+
+async function write(result: Response, res: ServerResponse): Promise<void> {
   const payload = Buffer.from(await result.arrayBuffer());
   res.writeHead(result.status, Object.fromEntries(result.headers));
   res.end(payload);

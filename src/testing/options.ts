@@ -1,4 +1,5 @@
 import { isDecimal } from './decimal';
+import { HOST_NAME, hostList } from './hosts';
 import type { SimulatorOptions } from './types';
 
 /** A fixed UUID v4, so that a default simulator always has the same API user. */
@@ -17,6 +18,12 @@ export interface ResolvedOptions {
   readonly deliveryNotificationWindowMs: number;
   readonly consentIntervalSeconds: number;
   readonly consentExpiresInSeconds: number;
+  /** The configured API user's providerCallbackHost (lower case), if given. */
+  readonly providerCallbackHost: string | undefined;
+  /** Refuse creating calls whose X-Callback-Url host is not the caller's providerCallbackHost. */
+  readonly enforceCallbackHost: boolean;
+  /** Further hosts the simulator calls back (lower case; `'*'`: any). */
+  readonly callbackHosts: readonly string[];
 }
 
 export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions {
@@ -33,6 +40,9 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions 
     deliveryNotificationWindowMs: options.deliveryNotificationWindowMs ?? 24 * 60 * 60 * 1000,
     consentIntervalSeconds: options.consentIntervalSeconds ?? 1,
     consentExpiresInSeconds: options.consentExpiresInSeconds ?? 120,
+    providerCallbackHost: options.providerCallbackHost?.toLowerCase(),
+    enforceCallbackHost: options.enforceCallbackHost ?? false,
+    callbackHosts: hostList(options.callbackHosts, 'createSimulator: callbackHosts', true),
   };
   check(URL.canParse(resolved.baseUrl), 'baseUrl must be an absolute URL');
   check(nonNegative(resolved.settleMs), 'settleMs must be a finite number >= 0');
@@ -51,6 +61,11 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions 
     nonNegative(resolved.consentExpiresInSeconds),
     'consentExpiresInSeconds must be a finite number >= 0',
   );
+  check(
+    resolved.providerCallbackHost === undefined || HOST_NAME.test(resolved.providerCallbackHost),
+    'providerCallbackHost must be a bare host name such as partner.example',
+  );
+  check(typeof resolved.enforceCallbackHost === 'boolean', 'enforceCallbackHost must be a boolean');
   return resolved;
 }
 

@@ -78,8 +78,30 @@ export interface SimulatorOptions {
   currency?: string;
   /** Opening balance of each product's account. Default `1000000.00`. */
   initialBalance?: string;
-  /** Sends the callbacks; default `globalThis.fetch`, looked up at send time. */
+  /**
+   * Sends the callbacks; default `globalThis.fetch`, looked up at send time. A function given
+   * here gets every callback, whatever its host: the host rule (`callbackHosts`) guards only
+   * what the simulator sends over the network itself.
+   */
   callbackFetch?: typeof fetch;
+  /**
+   * The configured API user's `providerCallbackHost`, as the sandbox's provisioning would
+   * hold it (a bare host name). Default none. Its callbacks may go there; see
+   * `enforceCallbackHost`.
+   */
+  providerCallbackHost?: string;
+  /**
+   * Refuse a creating call whose X-Callback-Url host is not the calling API user's
+   * `providerCallbackHost` (400 `INVALID_CALLBACK_URL_HOST`), as the provider's sandbox
+   * does. Default false: any http(s) URL is accepted.
+   */
+  enforceCallbackHost?: boolean;
+  /**
+   * Hosts the simulator may call back besides loopback (`localhost`, `127.0.0.0/8`,
+   * `[::1]`) and the calling API user's `providerCallbackHost`; `['*']` allows any. A
+   * callback to another host is not sent, only recorded with an `error`. Default none.
+   */
+  callbackHosts?: readonly string[];
   /** How long after a request to pay became final a delivery notification is allowed. Default 24 h. */
   deliveryNotificationWindowMs?: number;
   /** `interval` answered by bc-authorize (seconds between consent-token polls). Default 1. */
@@ -171,6 +193,12 @@ export interface ListenOptions {
   port?: number;
   /** Default `127.0.0.1`. */
   host?: string;
+  /**
+   * Host names accepted in the `Host` header besides loopback names and the bound host
+   * (other Host values get 403: DNS rebinding), e.g. `['momo-sim']` for a simulator bound
+   * to `0.0.0.0` in docker-compose. Bare host names.
+   */
+  allowedHosts?: readonly string[];
 }
 
 /** The simulator served over HTTP by `sim.listen()`. */

@@ -115,7 +115,7 @@ describe('simulator: callbacks', () => {
   });
 
   it('uses globalThis.fetch looked up at send time when no callbackFetch is given', async () => {
-    const sim = simulator({ settleMs: 0 });
+    const sim = simulator({ settleMs: 0, callbackHosts: ['partner.example'] });
     const { calls, callbackFetch } = capture(204);
     vi.stubGlobal('fetch', callbackFetch);
     await rawClient(sim).create('/disbursement/v1_0/deposit', deposit(), {

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -36,6 +37,11 @@ async function until(check: () => boolean, timeoutMs = 15_000): Promise<void> {
   }
 }
 
+/** The API user id the CLI prints. */
+function apiUserOf(out: string): string {
+  return /apiUser\.id\s+([0-9a-f-]{36})/.exec(out)?.[1] ?? '';
+}
+
 describe('momo-partner-sdk simulator (CLI)', () => {
   it('serves the simulator, prints URL and credentials, and stops on SIGTERM', async () => {
     const cli = run(['simulator', '--port', '0', '--settle-ms', '5']);
@@ -60,6 +66,7 @@ describe('momo-partner-sdk simulator (CLI)', () => {
     const url = /listening on (http:\/\/\S+)/.exec(cli.out())?.[1] ?? '';
     const armed = await fetch(`${url}/_simulator/faults`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ kind: 'status', status: 503, match: '/disbursement' }),
     });
     expect(armed.status).toBe(201);
@@ -75,6 +82,67 @@ describe('momo-partner-sdk simulator (CLI)', () => {
     expect(await cli.exited).toEqual([0, null]);
   });
 
+  it('--enforce-callback-host, --provider-callback-host and --allowed-hosts', async () => {
+    const cli = run([
+      'simulator',
+      '--port',
+      '0',
+      '--enforce-callback-host',
+      '--provider-callback-host',
+      'partner-app',
+      '--allowed-hosts',
+      'momo-sim,sim.internal',
+    ]);
+    await until(() => /listening on (http:\/\/\S+)/.test(cli.out()));
+    const url = /listening on (http:\/\/\S+)/.exec(cli.out())?.[1] ?? '';
+    expect(cli.out()).toMatch(/callback hosts\s+loopback, .*\(partner-app\).*enforced/);
+    const common = { 'Ocp-Apim-Subscription-Key': 'sim-subscription-key' };
+    const token = (await (
+      await fetch(`${url}/disbursement/token/`, {
+        method: 'POST',
+        headers: {
+          ...common,
+          Authorization: `Basic ${btoa(`${apiUserOf(cli.out())}:sim-api-key`)}`,
+        },
+      })
+    ).json()) as { access_token: string };
+    const depositWith = (callbackUrl: string) =>
+      fetch(`${url}/disbursement/v1_0/deposit`, {
+        method: 'POST',
+        headers: {
+          ...common,
+          Authorization: `Bearer ${token.access_token}`,
+          'X-Target-Environment': 'sandbox',
+          'X-Reference-Id': crypto.randomUUID(),
+          'X-Callback-Url': callbackUrl,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify({
+          amount: '5',
+          currency: 'EUR',
+          payee: { partyIdType: 'MSISDN', partyId: '46733123453' },
+        }),
+      });
+    const refused = await depositWith('http://127.0.0.1:9/cb');
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ code: 'INVALID_CALLBACK_URL_HOST' });
+    expect((await depositWith('http://partner-app:8080/cb')).status).toBe(202);
+    // Host names: node:http lets the test name one that does not resolve.
+    const statusFor = (host: string) =>
+      new Promise<number | undefined>((resolve, reject) => {
+        const req = request(`${url}/_simulator/state`, { headers: { host } }, (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        });
+        req.on('error', reject).end();
+      });
+    expect(await statusFor('momo-sim:4010')).toBe(200);
+    expect(await statusFor('sim.internal')).toBe(200);
+    expect(await statusFor('evil.example')).toBe(403);
+    cli.child.kill('SIGTERM');
+    expect(await cli.exited).toEqual([0, null]);
+  });
+
   it('prints usage for --help', async () => {
     const cli = run(['simulator', '--help']);
     expect((await cli.exited)[0]).toBe(0);
@@ -82,7 +150,12 @@ describe('momo-partner-sdk simulator (CLI)', () => {
   });
 
   it('exits 2 with usage on a bad command or option', async () => {
-    for (const args of [['serve'], ['simulator', '--port', 'abc'], ['simulator', '--nope']]) {
+    for (const args of [
+      ['serve'],
+      ['simulator', '--port', 'abc'],
+      ['simulator', '--nope'],
+      ['simulator', '--allowed-hosts', 'http://momo-sim'],
+    ]) {
       const cli = run(args);
       expect((await cli.exited)[0]).toBe(2);
       expect(cli.err()).toContain('Usage:');

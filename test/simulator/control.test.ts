@@ -14,6 +14,7 @@ afterAll(() => server.close());
 const post = (path: string, body?: unknown) =>
   fetch(`${server.url}/_simulator/${path}`, {
     method: 'POST',
+    headers: { 'content-type': 'application/json' },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
 const pendingPayee = { partyIdType: 'MSISDN', partyId: '46733123453' } as const;

@@ -101,7 +101,10 @@ describe('control routes: approve and decline', () => {
   afterAll(() => server.close());
 
   const post = (path: string) =>
-    fetch(`${server.url}/_simulator/operations/${path}`, { method: 'POST' });
+    fetch(`${server.url}/_simulator/operations/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+    });
 
   it('decides a pending transaction: 200 with it, 409 once final, 404 unknown', async () => {
     const http = rawClient(sim, fetch, server.url);

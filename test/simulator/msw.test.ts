@@ -3,7 +3,8 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { deposit, rawClient, simulator } from './helpers';
 
-const sim = simulator({ settleMs: 0 });
+// The receiver is another msw handler: its host is named as a callback host.
+const sim = simulator({ settleMs: 0, callbackHosts: ['partner.example'] });
 const received: { method: string; body: unknown }[] = [];
 const server = setupServer(
   ...sim.handlers,

@@ -127,7 +127,7 @@ describe('simulator: pre-approvals', () => {
       sim.decide(first.referenceId, 'approve');
       const decline = await fetch(
         `${server.url}/_simulator/operations/${second.referenceId}/decline`,
-        { method: 'POST' },
+        { method: 'POST', headers: { 'content-type': 'application/json' } },
       );
       expect(decline.status).toBe(200);
       expect(await decline.json()).toMatchObject({ status: 'FAILED', kind: 'preApproval' });

@@ -15,7 +15,8 @@ export const CALLBACK_TEMPLATE = 'https://partner.test/momo/{referenceId}';
  * helpers assert what went over the wire (method, exact path, headers, body).
  */
 export function useWireSimulator(options: SimulatorOptions = { settleMs: 0 }) {
-  const sim = createSimulator(options);
+  // The callback receiver is an msw handler on partner.test: a callback host to name.
+  const sim = createSimulator({ callbackHosts: ['partner.test'], ...options });
   const callbacks: Array<{ method: string; path: string; body: unknown }> = [];
   const server = setupServer(
     ...sim.handlers,

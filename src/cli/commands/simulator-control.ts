@@ -41,7 +41,13 @@ function controlCommand(verb: 'approve' | 'decline'): Command {
       const url = `${base.replace(/\/+$/, '')}/_simulator/operations/${encodeURIComponent(referenceId)}/${verb}`;
       let response: Response;
       try {
-        response = await fetch(url, { method: 'POST', signal: AbortSignal.timeout(10_000) });
+        // JSON, as the control routes demand of every POST (a browser form cannot send it).
+        response = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{}',
+          signal: AbortSignal.timeout(10_000),
+        });
       } catch (error) {
         const cause = causeOf(error);
         throw new CliFailure(

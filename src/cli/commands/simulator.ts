@@ -1,8 +1,7 @@
 import { isLoopback } from '../../core/url';
-import { withControlRoutes } from '../../testing/control';
 import { createEngine } from '../../testing/engine';
-import { listen } from '../../testing/listen';
-import { withPayerPhone } from '../../testing/page/routes';
+import type { ResolvedOptions } from '../../testing/options';
+import { serveEngine } from '../../testing/serve';
 import { parseCommand } from '../args';
 import type { Command } from '../command';
 import { ExitCode, UsageError } from '../output';
@@ -18,6 +17,17 @@ Options:
   --port <n>        port to listen on (default 4010; 0 picks a free port)
   --host <host>     interface to bind (default 127.0.0.1)
   --settle-ms <n>   milliseconds until a transaction is final (default 100)
+  --allowed-hosts <names>
+                    Host header names accepted besides loopback and --host, comma
+                    separated (e.g. momo-sim when bound to 0.0.0.0 in docker-compose)
+  --callback-hosts <names>
+                    hosts callbacks may go to besides loopback and the API user's
+                    providerCallbackHost, comma separated ('*': any)
+  --provider-callback-host <name>
+                    the simulator's API user's providerCallbackHost
+  --enforce-callback-host
+                    refuse an X-Callback-Url whose host is not the calling API user's
+                    providerCallbackHost (400 INVALID_CALLBACK_URL_HOST), as the sandbox does
   -h, --help        show this help
   -v, --version     print the version
 
@@ -43,16 +53,34 @@ export const simulatorCommand: Command = {
   async run(argv, io) {
     const args = parseCommand(
       argv,
-      { port: { type: 'string' }, host: { type: 'string' }, 'settle-ms': { type: 'string' } },
+      {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'settle-ms': { type: 'string' },
+        'allowed-hosts': { type: 'string' },
+        'callback-hosts': { type: 'string' },
+        'provider-callback-host': { type: 'string' },
+        'enforce-callback-host': { type: 'boolean' },
+      },
       { min: 0, max: 0, names: '' },
     );
     const port = integer(args.text('port'), 'port', 4010);
     if (port > 65_535) throw new UsageError('--port must be at most 65535');
     const settleMs = integer(args.text('settle-ms'), 'settle-ms', 100);
-    const engine = createEngine({ settleMs });
-    const server = await listen(withPayerPhone(engine, withControlRoutes(engine)), {
-      port,
-      host: args.text('host') ?? '127.0.0.1',
+    const providerCallbackHost = args.text('provider-callback-host');
+    const { engine, server } = await usage(async () => {
+      const engine = createEngine({
+        settleMs,
+        callbackHosts: names(args.text('callback-hosts')),
+        enforceCallbackHost: args.flag('enforce-callback-host'),
+        ...(providerCallbackHost !== undefined ? { providerCallbackHost } : {}),
+      });
+      const server = await serveEngine(engine, {
+        port,
+        host: args.text('host') ?? '127.0.0.1',
+        allowedHosts: names(args.text('allowed-hosts')),
+      });
+      return { engine, server };
     });
     const { subscriptionKey, apiUser, targetEnvironment } = engine.credentials;
     io.out(
@@ -65,8 +93,9 @@ export const simulatorCommand: Command = {
         `  apiUser.id         ${apiUser.id}`,
         `  apiUser.key        ${apiUser.key}`,
         `  targetEnvironment  ${targetEnvironment}`,
-        ...insecureHostHint(args.text('host'), port),
+        ...insecureHostHint(args.text('host'), port, args.text('allowed-hosts')),
         `  settleMs           ${settleMs}`,
+        `  callback hosts     ${callbackHostsLine(engine.internals.options)}`,
         `  control routes     ${server.url}/_simulator/state (and settle, consent, faults)`,
         '',
         'These are fixed test credentials of the simulator, not secrets. Ctrl-C stops it.',
@@ -87,13 +116,41 @@ export const simulatorCommand: Command = {
   },
 };
 
+/** A comma-separated list of host names (empty entries dropped). */
+function names(value: string | undefined): string[] {
+  return (value ?? '').split(',').flatMap((name) => (name.trim() === '' ? [] : [name.trim()]));
+}
+
+/** A bad host name in an option is a usage error (exit code 2), not a crash. */
+async function usage<T>(start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (error) {
+    if (error instanceof TypeError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+function callbackHostsLine(options: ResolvedOptions): string {
+  const own = options.providerCallbackHost ? ` (${options.providerCallbackHost})` : '';
+  const more = options.callbackHosts.map((host) => `, ${host}`).join('');
+  const rule = options.enforceCallbackHost ? '; X-Callback-Url host enforced' : '';
+  return `loopback, the calling API user's providerCallbackHost${own}${more}${rule}`;
+}
+
 /**
  * Bound beyond loopback, the simulator is reached by a host name the client holds to
- * https unless named in allowInsecureHosts: print the option to use.
+ * https unless named in allowInsecureHosts, and that the server accepts only when named
+ * in --allowed-hosts: print the options to use.
  */
-function insecureHostHint(host: string | undefined, port: number): string[] {
+function insecureHostHint(host: string | undefined, port: number, allowed?: string): string[] {
   if (host === undefined || isLoopback(host)) return [];
   return [
     `  allowInsecureHosts ['<the host name clients use>'], e.g. baseUrl http://momo-sim:${port} with allowInsecureHosts: ['momo-sim']`,
+    ...(allowed === undefined
+      ? [
+          '  allowed hosts      loopback and the bound host only: add the name clients use with --allowed-hosts momo-sim',
+        ]
+      : []),
   ];
 }

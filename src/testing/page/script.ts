@@ -39,10 +39,11 @@ export const PAGE_SCRIPT = String.raw`'use strict';
   }
 
   function post(path, method, body) {
+    // Always JSON: the control routes refuse any other POST (cross-site forms send none).
     return fetch(path, {
       method: method || 'POST',
-      headers: body ? { 'content-type': 'application/json' } : {},
-      body: body ? JSON.stringify(body) : undefined,
+      headers: { 'content-type': 'application/json' },
+      body: (method || 'POST') === 'POST' ? JSON.stringify(body || {}) : undefined,
     }).then(function (response) {
       return response.text().then(function (text) {
         var data = text ? JSON.parse(text) : {};

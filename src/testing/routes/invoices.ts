@@ -1,4 +1,5 @@
 import { v4 as uuidv4 } from 'uuid';
+import { callerOf } from '../callback-hosts';
 import { badRequest, codeError, empty } from '../http';
 import type { TxRecord } from '../ledger';
 import { type PlannedOutcome, planOutcome, reason } from '../outcomes';
@@ -148,6 +149,7 @@ function cancelInvoice(ctx: RouteContext): Response {
       ...(externalId !== undefined ? { externalId } : {}),
       callbackUrl,
       callbackMethod: 'PUT',
+      createdBy: callerOf(ctx),
       plan: { kind: 'never' },
       effect: 'none',
       extra: { invoiceReferenceId: invoice.referenceId },

@@ -1,3 +1,4 @@
+import { HOST_NAME } from '../hosts';
 import { badRequest, codeError, empty, json } from '../http';
 import type { Route, RouteContext } from '../router';
 import { isUuidV4 } from '../validation';
@@ -8,10 +9,6 @@ import { jsonBody, referenceIdHeader } from './transactions';
  * subscription key only, no Authorization, no X-Target-Environment. Users created here
  * may then ask the token endpoints for tokens with their id and key.
  */
-
-/** A bare host name: no scheme, no port, no path. */
-const HOST_NAME =
-  /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 
 function userId(ctx: RouteContext): string {
   const id = ctx.params.id ?? '';

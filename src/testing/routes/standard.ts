@@ -1,4 +1,5 @@
 import { v4 as uuidv4 } from 'uuid';
+import { callerOf, enforcedHostRefusal } from '../callback-hosts';
 import { isDecimal, parseDecimal } from '../decimal';
 import { invalidMm, json, rejectMm } from '../http';
 import type { TxRecord } from '../ledger';
@@ -185,6 +186,8 @@ function standardDisbursement(ctx: RouteContext): Response {
   if (callbackUrl !== undefined && !isHttpUrl(callbackUrl)) {
     invalidMm('FormatError', 'X-Callback-Url must be an http(s) URL.');
   }
+  const refusal = callbackUrl === undefined ? undefined : enforcedHostRefusal(ctx, callbackUrl);
+  if (refusal !== undefined) invalidMm('GenericError', `INVALID_CALLBACK_URL_HOST: ${refusal}`);
   const { raw, parsed } = parseBody(ctx.text, ctx);
   if (ctx.ledger.has(correlationId)) {
     rejectMm(400, 'BusinessRule', 'DuplicateRequest', 'The X-CorrelationID was already used.');
@@ -199,6 +202,7 @@ function standardDisbursement(ctx: RouteContext): Response {
       body: raw,
       callbackUrl,
       callbackMethod: 'PUT',
+      createdBy: callerOf(ctx),
       plan,
       // The debit party pays the partner (spec 2.4: debitParty is the payer).
       effect: 'credit',

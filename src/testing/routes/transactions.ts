@@ -1,3 +1,4 @@
+import { callerOf, enforcedHostRefusal } from '../callback-hosts';
 import { badRequest, codeError, empty, json, reject } from '../http';
 import type { Deadline, Ledger, TxFields, TxRecord } from '../ledger';
 import { type PlannedOutcome, planOutcome } from '../outcomes';
@@ -53,12 +54,18 @@ export function isHttpUrl(value: string): boolean {
   return url?.protocol === 'http:' || url?.protocol === 'https:';
 }
 
+/**
+ * X-Callback-Url, if given: an http(s) URL, and with `enforceCallbackHost` on the caller's
+ * providerCallbackHost; 400 `INVALID_CALLBACK_URL_HOST` otherwise.
+ */
 export function callbackUrlHeader(ctx: RouteContext): string | undefined {
   const value = ctx.headers.get('x-callback-url');
   if (value === null || value === '') return undefined;
   if (!isHttpUrl(value)) {
     return reject(400, 'INVALID_CALLBACK_URL_HOST', 'X-Callback-Url must be an http(s) URL.');
   }
+  const refusal = enforcedHostRefusal(ctx, value);
+  if (refusal !== undefined) return reject(400, 'INVALID_CALLBACK_URL_HOST', refusal);
   return value;
 }
 
@@ -82,6 +89,7 @@ export function createTransaction(spec: CreateSpec): RouteHandler {
         body,
         callbackUrl,
         callbackMethod: spec.callbackMethod,
+        createdBy: callerOf(ctx),
         plan: plan ?? planFor(spec.outcomeBy ?? 'payee', fields),
         effect: spec.effect,
         ...(spec.check ? { check: spec.check } : {}),
