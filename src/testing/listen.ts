@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { isIP } from 'node:net';
 import { hostList, hostNameOf, isLoopbackHost } from './hosts';
 import { type CoreHandler, codeError, DROP } from './http';
 import type { ListeningServer, ListenOptions } from './types';
@@ -20,8 +21,10 @@ export async function listen(
   const allowed = new Set(hostList(options.allowedHosts, 'listen: allowedHosts'));
   const bound = hostNameOf(host.includes(':') ? `[${host}]` : host, 'host');
   if (bound !== undefined && !ANY_INTERFACE.has(bound)) allowed.add(bound);
+  // An address is no DNS name, so it cannot be rebound: a Host naming one is accepted.
   const accepts = (name: string | undefined) =>
-    name !== undefined && (isLoopbackHost(name) || allowed.has(name));
+    name !== undefined &&
+    (isLoopbackHost(name) || allowed.has(name) || isIP(name.replace(/^\[|\]$/g, '')) !== 0);
   const server = createServer((req, res) => {
     const name = hostNameOf(req.headers.host ?? '', 'host');
     const work = accepts(name) ? serve(handle, req, res) : refuseHost(req, res, req.headers.host);

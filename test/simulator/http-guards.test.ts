@@ -65,7 +65,14 @@ describe('the simulator over HTTP refuses other sites', () => {
     expect(balance.status).toBe(403);
     expect(sim.requests).toHaveLength(0);
     // Loopback names, whichever the client used, and the bound address are fine.
-    for (const host of [`127.0.0.1:${server.port}`, `localhost:${server.port}`, '[::1]']) {
+    // An address cannot be rebound (only a name can): a LAN address is fine too.
+    for (const host of [
+      `127.0.0.1:${server.port}`,
+      `localhost:${server.port}`,
+      '[::1]',
+      '192.168.1.20:4010',
+      '[fd00::1]',
+    ]) {
       expect((await send('/_simulator/state', { headers: { host } })).status).toBe(200);
     }
   });
