@@ -40,6 +40,7 @@ declare global {
     orders: {
       update(id: string, fields: Record<string, unknown>): Promise<void>;
       settle(referenceId: string, status: 'SUCCESSFUL' | 'FAILED'): Promise<void>;
+      pending(): Promise<{ referenceId: string }[]>;
     };
   };
   const orders: {
