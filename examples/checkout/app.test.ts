@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { MomoClient } from 'momo-partner-sdk';
 import { createSimulator, type ListeningServer } from 'momo-partner-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { checkout, Orders, reconcile } from './app';
+import { checkout, type Order, Orders, reconcile } from './app.js';
 
 // Callbacks go through this fetch: switched off, they are lost (the app was down).
 let deliverCallbacks = true;
@@ -17,25 +17,30 @@ const sim = createSimulator({
   callbackFetch: (url, init) =>
     deliverCallbacks ? fetch(url, init) : Promise.reject(new TypeError('partner down')),
 });
-const orders = new Orders();
+const orders = new Orders(); // the database: it outlives a restart of the app
 const app = createServer();
 let simulator: ListeningServer;
 let appUrl: string;
-let momo: MomoClient;
 
-beforeAll(async () => {
-  simulator = await sim.listen({ port: 0 }); // a real server on 127.0.0.1
-  await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
-  appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
+/** Starts the app, or restarts it: a new client (nothing in memory), the same orders and URL. */
+function start(): MomoClient {
   const { subscriptionKey, apiUser, targetEnvironment } = sim.credentials;
-  momo = new MomoClient({
+  const momo = new MomoClient({
     baseUrl: simulator.url,
     targetEnvironment,
     subscriptionKey,
     apiUser,
     callbackUrl: `${appUrl}/momo/callbacks/{referenceId}`,
   });
-  app.on('request', checkout(momo, orders, 'EUR'));
+  app.removeAllListeners('request').on('request', checkout(momo, orders, 'EUR'));
+  return momo;
+}
+
+beforeAll(async () => {
+  simulator = await sim.listen({ port: 0 }); // a real server on 127.0.0.1
+  await new Promise<void>((resolve) => app.listen(0, '127.0.0.1', resolve));
+  appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
+  start();
 });
 afterAll(async () => {
   await new Promise((resolve) => app.close(resolve));
@@ -51,9 +56,14 @@ async function pay(orderId: string, msisdn: string): Promise<string> {
   return ((await response.json()) as { referenceId: string }).referenceId;
 }
 
-async function orderStatus(orderId: string): Promise<string> {
+async function order(orderId: string): Promise<Order> {
   const response = await fetch(`${appUrl}/orders/${orderId}`);
-  return ((await response.json()) as { status: string }).status;
+  expect(response.status).toBe(200);
+  return (await response.json()) as Order;
+}
+
+async function orderStatus(orderId: string): Promise<string> {
+  return (await order(orderId)).status;
 }
 
 describe('checkout', () => {
@@ -68,13 +78,33 @@ describe('checkout', () => {
     await vi.waitFor(async () => expect(await orderStatus('order-2')).toBe('DECLINED'));
   });
 
-  it('reconciles an order whose callback was lost', async () => {
-    const referenceId = await pay('order-3', '46733123453'); // pending until settled
+  it('marks the order PAID when the callback arrives before the 202', async () => {
+    // The request is processed at once, its 202 held back 2 s: the payer is faster.
+    sim.inject({ kind: 'delay', ms: 2_000, match: 'POST /collection/v1_0/requesttopay' });
+    const paying = pay('order-3', '46733123453'); // pending until settled
+    const { referenceId } = await vi.waitFor(() => order('order-3')); // stored before sending
+    await vi.waitFor(() => expect(sim.transaction(referenceId)).toBeDefined());
+    sim.settle(referenceId, 'SUCCESSFUL'); // the payer approves; the callback goes out now
+    await vi.waitFor(async () => expect(await orderStatus('order-3')).toBe('PAID'));
+    expect(await paying).toBe(referenceId); // the 202, late
+    expect(await orderStatus('order-3')).toBe('PAID');
+  });
+
+  it('marks the order PAID when the callback reaches the app after a restart', async () => {
+    const referenceId = await pay('order-4', '46733123453');
+    start(); // a new process: its client never sent this payment
+    sim.settle(referenceId, 'SUCCESSFUL');
+    await vi.waitFor(async () => expect(await orderStatus('order-4')).toBe('PAID'));
+  });
+
+  it('reconciles, after a restart, an order whose callback was lost', async () => {
+    const referenceId = await pay('order-5', '46733123453');
     deliverCallbacks = false;
     sim.settle(referenceId, 'SUCCESSFUL'); // the payer approves; the callback is lost
-    expect(await orderStatus('order-3')).toBe('PENDING');
+    expect(await orderStatus('order-5')).toBe('PENDING');
     deliverCallbacks = true;
+    const momo = start(); // reconcile reads the orders, not the new client's empty memory
     expect(await reconcile(momo, orders)).toBe(1);
-    expect(await orderStatus('order-3')).toBe('PAID');
+    expect(await orderStatus('order-5')).toBe('PAID');
   });
 });

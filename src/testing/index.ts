@@ -6,10 +6,11 @@
 import { MomoClient, type MomoClientOptions } from 'momo-partner-sdk';
 import { createEngine } from './engine';
 import { createFetch } from './fetch';
-import { createHandlers, type HttpHandler } from './msw';
+import { createHandlers, type SimulatorHandlers } from './msw';
 import { serveEngine } from './serve';
 import type { ListeningServer, ListenOptions, SimulatorOptions, SimulatorState } from './types';
 
+export type { SimulatorHandlers } from './msw';
 export type {
   ConsentGrant,
   ConsentRequestInfo,
@@ -35,8 +36,10 @@ export interface Simulator extends SimulatorState {
   /**
    * msw request handlers: one `http.all` on `${baseUrl}/*`. msw is loaded on the first
    * read (an optional peer dependency: `sim.fetch` and `sim.listen` do without it).
+   * Typed without msw's types (see {@link SimulatorHandlers}): spread them into
+   * `setupServer(...)` or `server.use(...)`.
    */
-  readonly handlers: HttpHandler[];
+  readonly handlers: SimulatorHandlers;
   /** A fetch function served in memory, without network (matches any origin). */
   readonly fetch: typeof fetch;
   /**
@@ -53,7 +56,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
   const engine = createEngine(options);
   const { baseUrl, targetEnvironment, subscriptionKey, apiUser } = engine.credentials;
   const simulatorFetch = createFetch(engine.handle, baseUrl);
-  let handlers: HttpHandler[] | undefined;
+  let handlers: SimulatorHandlers | undefined;
   return {
     get handlers() {
       handlers ??= createHandlers(engine.handle, baseUrl);

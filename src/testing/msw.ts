@@ -1,8 +1,14 @@
 import { createRequire } from 'node:module';
-import type { HttpHandler } from 'msw';
 import { type CoreHandler, DROP } from './http';
 
-export type { HttpHandler };
+/**
+ * `sim.handlers`: msw request handlers, typed without msw's types so that the
+ * declarations of `momo-partner-sdk/testing` compile where msw (an optional peer) is not
+ * installed. An element type of `never` fits every handler parameter of msw, so
+ * `setupServer(...sim.handlers)`, `server.use(...sim.handlers)` and
+ * `const handlers: RequestHandler[] = sim.handlers` type-check as with msw's own types.
+ */
+export type SimulatorHandlers = never[];
 
 type Msw = typeof import('msw');
 
@@ -13,14 +19,15 @@ type Msw = typeof import('msw');
  * loaded synchronously, so `sim.handlers` stays a plain array; msw recognises handlers by
  * their `kind`, so handlers built by its CommonJS copy serve an ESM `setupServer` alike.
  */
-export function createHandlers(handle: CoreHandler, baseUrl: string): HttpHandler[] {
+export function createHandlers(handle: CoreHandler, baseUrl: string): SimulatorHandlers {
   const { http, HttpResponse } = loadMsw();
-  return [
+  const handlers = [
     http.all(`${baseUrl}/*`, async ({ request }) => {
       const result = await handle(request);
       return result === DROP ? HttpResponse.error() : result;
     }),
   ];
+  return handlers as never[];
 }
 
 function loadMsw(): Msw {

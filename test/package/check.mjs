@@ -3,7 +3,8 @@
  * consumer outside the project the way a partner installs it (without msw), then run
  * everywhere partners run it: Node ESM and CJS, a Jest 29 suite in CommonJS mode, a
  * vitest suite in ESM, a browser bundle with only web globals, Node 22 and 24, Bun and
- * Deno; and type-checked under `moduleResolution: node` and `nodenext`. Prints one line
+ * Deno; and type-checked under `moduleResolution: node` and `nodenext` (with and
+ * without msw), examples/checkout with its own tsconfig.json. Prints one line
  * per check (the README's compatibility table is filled from these); a runtime that
  * cannot be installed here is reported as skipped, with the reason. Exits 1 on a failure.
  */
@@ -32,7 +33,7 @@ import {
   vitestSuite,
 } from './journey.mjs';
 import { importTestingOnly, locate, RUNTIMES, smokeRuns } from './runtimes.mjs';
-import { typeChecks } from './types.mjs';
+import { testingWithoutMsw, typeChecks } from './types.mjs';
 import { checkWebGlobals } from './web-globals.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -113,6 +114,7 @@ try {
       throw new Error(`installed: ${installed.join(', ')}`);
     return 'npm installed the tarball alone (no dependencies, msw absent)';
   });
+  for (const [label, run] of testingWithoutMsw(root, consumer)) await check(label, run);
   mkdirSync(join(consumer, 'jest'));
   mkdirSync(join(consumer, 'vitest'));
   // The test runners are this repository's own (devDependencies), not installed again.
@@ -183,7 +185,7 @@ try {
     buildCheckoutForJest(root, join(consumer, 'checkout'));
     return runner(
       [join(root, 'node_modules/jest/bin/jest.js'), '--rootDir', join(consumer, 'checkout')],
-      3,
+      5,
     );
   });
   await check('vitest, ESM', () =>

@@ -59,13 +59,13 @@ export function checkDistImports(root) {
   return found.join('; ');
 }
 
-/** Only dist/, docs/, the checkout example, README, CHANGELOG, LICENSE and package.json are published. */
+/** Only dist/, docs/, the checkout and framework examples, README, CHANGELOG, LICENSE and package.json are published. */
 export function checkPackedFiles(pack) {
   const stray = pack.files
     .map((f) => f.path)
     .filter(
       (p) =>
-        !/^(dist\/|docs\/(images\/)?[\w-]+\.(md|png)$|examples\/checkout\/[\w.-]+$|README\.md$|CHANGELOG\.md$|package\.json$|LICENSE$)/.test(
+        !/^(dist\/|docs\/(images\/)?[\w-]+\.(md|png)$|examples\/(checkout|frameworks)\/[\w.-]+$|README\.md$|CHANGELOG\.md$|package\.json$|LICENSE$)/.test(
           p,
         ),
     );

@@ -2,10 +2,12 @@
  * Type checks of the packed declarations, as a partner's compiler sees them:
  * `moduleResolution: node` (the old resolver, which reads `typesVersions`, not
  * `exports`) and `nodenext`, both with exactOptionalPropertyTypes and without
- * skipLibCheck; and the README's configuration and first-payment samples, verbatim.
+ * skipLibCheck; the README's configuration and first-payment samples, verbatim;
+ * examples/checkout with its own tsconfig.json (nodenext); and `./testing` in a project
+ * without msw (an optional peer: its declarations must not need msw's types).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const consumerSource = `import { MomoClient, type TransactionResult } from 'momo-partner-sdk';
@@ -19,6 +21,13 @@ export async function deposit(): Promise<TransactionResult['status']> {
   const result = await momo.disbursement.deposit({ amount: '1', currency: 'EUR', payee }).wait();
   return result.status;
 }
+`;
+
+const testingSource = `import { createSimulator, type Simulator } from 'momo-partner-sdk/testing';
+
+const sim: Simulator = createSimulator();
+export const handlers = sim.handlers;
+export const fetchIt: typeof fetch = sim.fetch;
 `;
 
 const COMMON = {
@@ -62,6 +71,14 @@ export function typeChecks(root, dir) {
       files: ['consumer.ts', 'consumer.mts', 'readme-configuration.ts', 'readme-first-payment.mts'],
     },
   };
+  return [
+    ...configChecks(root, dir, configs),
+    ['examples/checkout, its tsconfig.json (nodenext)', () => checkoutTypes(root, dir)],
+  ];
+}
+
+/** Each config's tsc run in `dir` as a [label, run] pair. */
+function configChecks(root, dir, configs, detail = readmeSamples) {
   const tsc = join(root, 'node_modules/typescript/bin/tsc');
   return Object.entries(configs).map(([file, config]) => {
     writeFileSync(join(dir, file), JSON.stringify(config, null, 2));
@@ -70,9 +87,53 @@ export function typeChecks(root, dir) {
       label,
       () => {
         execFileSync(process.execPath, [tsc, '-p', file], { cwd: dir, stdio: 'pipe' });
-        const samples = config.files.filter((f) => f.startsWith('readme-')).join(', ');
-        return `both entries and ${samples}, exactOptionalPropertyTypes`;
+        return detail(config);
       },
     ];
   });
+}
+
+function readmeSamples(config) {
+  const samples = config.files.filter((f) => f.startsWith('readme-')).join(', ');
+  return `both entries and ${samples}, exactOptionalPropertyTypes`;
+}
+
+/** examples/checkout as a partner copies it (ESM), type-checked with its own tsconfig.json. */
+function checkoutTypes(root, dir) {
+  const checkout = join(dir, 'checkout');
+  mkdirSync(checkout);
+  for (const file of ['app.ts', 'app.test.ts', 'tsconfig.json']) {
+    copyFileSync(join(root, 'examples/checkout', file), join(checkout, file));
+  }
+  writeFileSync(join(checkout, 'package.json'), '{ "type": "module" }\n');
+  symlinkSync(join(root, 'node_modules/vitest'), join(dir, 'node_modules/vitest'), 'dir');
+  const tsc = join(root, 'node_modules/typescript/bin/tsc');
+  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: checkout, stdio: 'pipe' });
+  return 'app.ts and app.test.ts, moduleResolution nodenext, no skipLibCheck';
+}
+
+/**
+ * `./testing` type-checked in a consumer without msw (and with @types/node, as a Node
+ * partner has), under both resolutions and without skipLibCheck; [label, run] pairs.
+ */
+export function testingWithoutMsw(root, dir) {
+  mkdirSync(join(dir, 'node_modules', '@types'), { recursive: true });
+  symlinkSync(join(root, 'node_modules/@types/node'), join(dir, 'node_modules/@types/node'), 'dir');
+  writeFileSync(join(dir, 'testing-no-msw.ts'), testingSource);
+  writeFileSync(join(dir, 'testing-no-msw.mts'), testingSource);
+  const configs = {
+    'tsconfig.no-msw.node10.json': {
+      compilerOptions: { ...COMMON, module: 'commonjs', moduleResolution: 'node' },
+      files: ['testing-no-msw.ts'],
+    },
+    'tsconfig.no-msw.nodenext.json': {
+      compilerOptions: { ...COMMON, module: 'nodenext', moduleResolution: 'nodenext' },
+      files: ['testing-no-msw.ts', 'testing-no-msw.mts'],
+    },
+  };
+  const detail = (config) => `${config.files.join(', ')}: no msw types needed, no skipLibCheck`;
+  return configChecks(root, dir, configs, detail).map(([label, run]) => [
+    `${label}, ./testing without msw installed`,
+    run,
+  ]);
 }

@@ -14,14 +14,6 @@ declare global {
   function beforeAll(run: () => unknown): void;
   function afterEach(run: () => unknown): void;
   function afterAll(run: () => unknown): void;
-  /** The Express app of the snippet before (Express is not installed here). */
-  const app: import('fastify').FastifyInstance & {
-    use(handler: unknown): void;
-    put(path: string, handler: unknown): void;
-    post(path: string, handler: unknown): void;
-  };
-  const express: { json(): unknown };
-  const onCallback: import('momo-partner-sdk').NodeListener;
   /** Your client. */
   const momo: import('momo-partner-sdk').MomoClient;
   /** The shared state of docs/redis.md (`createRedisState(redis)`). */
@@ -40,6 +32,7 @@ declare global {
     orders: {
       update(id: string, fields: Record<string, unknown>): Promise<void>;
       settle(referenceId: string, status: 'SUCCESSFUL' | 'FAILED'): Promise<void>;
+      pending(): Promise<{ referenceId: string }[]>;
     };
   };
   const orders: {

@@ -61,7 +61,7 @@ export function asModule(snippet: Snippet): string {
       statement += `\n${lines[++i] ?? ''}`;
     }
     // The README's test file imports its app from beside it: examples/checkout/.
-    imports.push(statement.replace("from './app'", "from '../../examples/checkout/app'"));
+    imports.push(statement.replace("from './app.js'", "from '../../examples/checkout/app.js'"));
   }
   return `// ${snippet.where} (${snippet.heading})\n${imports.join('\n')}\nexport {};\nasync function snippet() {\n${body.join('\n')}\n}\nvoid snippet;\n`;
 }

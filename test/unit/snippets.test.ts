@@ -8,34 +8,10 @@ import { asModule, collectSnippets, writeSnippetFiles } from '../support/snippet
 const root = resolve(import.meta.dirname, '../..');
 const snippets = collectSnippets(root);
 
-/** Module shims for the frameworks the docs show but this repository does not install. */
-const SHIMS = `
-declare module 'express';
-declare module 'fastify' {
-  import type { IncomingMessage, ServerResponse } from 'node:http';
-  interface FastifyRequest { url: string; method: string; body: unknown; raw: IncomingMessage }
-  interface FastifyReply {
-    code(status: number): FastifyReply;
-    headers(values: Record<string, string>): FastifyReply;
-    send(body: string): FastifyReply;
-    hijack(): void;
-    raw: ServerResponse;
-  }
-  export interface FastifyInstance {
-    route(options: {
-      method: string[];
-      url: string;
-      handler(req: FastifyRequest, reply: FastifyReply): unknown;
-    }): void;
-  }
-  export default function Fastify(): FastifyInstance;
-}
-`;
-
 describe('README.md and docs/*.md snippets', () => {
   it('are many, and each compiles', { timeout: 120_000 }, () => {
     expect(snippets.length).toBeGreaterThan(20);
-    const files: Record<string, string> = { 'shims.d.ts': SHIMS };
+    const files: Record<string, string> = {};
     snippets.forEach((snippet, i) => {
       files[`snippet-${i}.ts`] = asModule(snippet);
     });
