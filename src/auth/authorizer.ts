@@ -47,8 +47,19 @@ export function base64Utf8(text: string): string {
   return btoa(binary);
 }
 
-/** Used when a token response has no usable expires_in. */
+/** Used when a token response has no expires_in. */
 const DEFAULT_TOKEN_SECONDS = 3600;
+/** The longest a token is kept, whatever its expires_in says (docs/assumptions.md). */
+const MAX_TOKEN_SECONDS = 86_400;
+
+/**
+ * How long a token is kept: none when `expires_in` is 0 or less (expired on arrival: it
+ * serves the call that asked for it, and is neither cached nor stored), at most a day.
+ */
+function tokenLifetimeSeconds(expiresIn: number | undefined): number {
+  if (expiresIn === undefined || Number.isNaN(expiresIn)) return DEFAULT_TOKEN_SECONDS;
+  return Math.min(Math.max(expiresIn, 0), MAX_TOKEN_SECONDS);
+}
 
 /**
  * Auth as a strategy around every request: Basic from the API user, Bearer from the
@@ -146,10 +157,7 @@ export class ApiUserAuthorizer implements Authorizer {
     const issuedAt = Date.now();
     const { data } = await this.#send(tokenOperations[credentials.product]);
     this.#config.scrubber.add(data.access_token);
-    const seconds =
-      data.expires_in !== undefined && data.expires_in > 0
-        ? data.expires_in
-        : DEFAULT_TOKEN_SECONDS;
+    const seconds = tokenLifetimeSeconds(data.expires_in);
     return {
       accessToken: data.access_token,
       tokenType: data.token_type ?? 'access_token',
