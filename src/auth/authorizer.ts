@@ -137,10 +137,16 @@ export class ApiUserAuthorizer implements Authorizer {
     return this.#cache.get(key, () => this.#requestToken(credentials), forceRefresh);
   }
 
+  /**
+   * `momo:{product}:{apiUserId}:{targetEnvironment}:{baseUrl}`: a token belongs to the
+   * platform that issued it, so two hosts sharing a token store never get each other's.
+   */
   cacheKey(credentials: Credentials): string {
     let key = this.#keys.get(credentials);
     if (key === undefined) {
-      key = `momo:${credentials.product}:${credentials.apiUser.id}:${this.#config.targetEnvironment}`;
+      const { product, apiUser } = credentials;
+      const { targetEnvironment, baseUrl } = this.#config;
+      key = `momo:${product}:${apiUser.id}:${targetEnvironment}:${baseUrl}`;
       this.#keys.set(credentials, key);
     }
     return key;
