@@ -164,7 +164,7 @@ describe('access tokens', () => {
     await makeClient({ tokenStore }).disbursement.getBalance(); // a second process
     expect(service.count(TOKEN)).toBe(1);
     expect([...stored.keys()]).toEqual([
-      'momo:disbursement:a5d0b0b4-5b3c-4c3e-9f61-1f0c6f0a8e11:sandbox',
+      `momo:disbursement:a5d0b0b4-5b3c-4c3e-9f61-1f0c6f0a8e11:sandbox:${BASE}`,
     ]);
   });
 });
