@@ -36,7 +36,16 @@ interface TokenResponse {
   token_type?: string | undefined;
   expires_in?: number | undefined;
 }
-type SendTokenRequest = (op: Operation<never, TokenResponse>) => Promise<CallResult<TokenResponse>>;
+type SendTokenRequest = (
+  op: Operation<never, TokenResponse>,
+  options?: { maxRetries?: number },
+) => Promise<CallResult<TokenResponse>>;
+
+/**
+ * A token request made for a call is one attempt of that call: it is not retried on its
+ * own, the call's retry loop retries the whole attempt (docs/assumptions.md T23).
+ */
+const WITHIN_A_CALL = { maxRetries: 0 };
 /**
  * Base64 of the UTF-8 bytes of `text`, with web APIs only (no Buffer): the client runs
  * wherever fetch does. `btoa` alone would throw on a key outside Latin-1.
@@ -113,7 +122,7 @@ export class ApiUserAuthorizer implements Authorizer {
     const fresh = this.#cache.peek(key);
     if (fresh) return this.#bearer(key, fresh);
     return this.#cache
-      .get(key, () => this.#requestToken(credentials))
+      .get(key, () => this.#requestToken(credentials, WITHIN_A_CALL))
       .then((token) => this.#bearer(key, token));
   }
 
@@ -159,9 +168,13 @@ export class ApiUserAuthorizer implements Authorizer {
     return `Basic ${value}`;
   }
 
-  async #requestToken(credentials: Credentials): Promise<StoredToken> {
+  /** `options`: WITHIN_A_CALL for a call's token; none for `getAccessToken()`, a call of its own. */
+  async #requestToken(
+    credentials: Credentials,
+    options?: { maxRetries?: number },
+  ): Promise<StoredToken> {
     const issuedAt = Date.now();
-    const { data } = await this.#send(tokenOperations[credentials.product]);
+    const { data } = await this.#send(tokenOperations[credentials.product], options);
     this.#config.scrubber.add(data.access_token);
     const seconds = tokenLifetimeSeconds(data.expires_in);
     return {

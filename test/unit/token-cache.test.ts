@@ -145,7 +145,8 @@ describe('access tokens', () => {
       .disbursement.getBalance()
       .catch((e) => e);
     expect(isAuthenticationError(error)).toBe(true);
-    expect(error.operation).toBe('disbursement.getAccessToken');
+    expect(error.operation).toBe('disbursement.getBalance'); // the call whose token failed
+    expect(error.cause.operation).toBe('disbursement.getAccessToken');
     expect(service.count(TOKEN)).toBe(1);
   });
 
