@@ -47,7 +47,7 @@ export class ClientContext {
     this.auth = new ApiUserAuthorizer(
       this.config,
       options.tokenStore,
-      (op) => this.transport.call(op),
+      (op, options) => this.transport.call(op, { options }),
       health.of('token store'),
     );
     this.transport = new Transport(this.config, this.auth, loadNodePath);

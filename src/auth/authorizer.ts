@@ -36,7 +36,16 @@ interface TokenResponse {
   token_type?: string | undefined;
   expires_in?: number | undefined;
 }
-type SendTokenRequest = (op: Operation<never, TokenResponse>) => Promise<CallResult<TokenResponse>>;
+type SendTokenRequest = (
+  op: Operation<never, TokenResponse>,
+  options?: { maxRetries?: number },
+) => Promise<CallResult<TokenResponse>>;
+
+/**
+ * A token request made for a call is one attempt of that call: it is not retried on its
+ * own, the call's retry loop retries the whole attempt (docs/assumptions.md T23).
+ */
+const WITHIN_A_CALL = { maxRetries: 0 };
 /**
  * Base64 of the UTF-8 bytes of `text`, with web APIs only (no Buffer): the client runs
  * wherever fetch does. `btoa` alone would throw on a key outside Latin-1.
@@ -47,8 +56,19 @@ export function base64Utf8(text: string): string {
   return btoa(binary);
 }
 
-/** Used when a token response has no usable expires_in. */
+/** Used when a token response has no expires_in. */
 const DEFAULT_TOKEN_SECONDS = 3600;
+/** The longest a token is kept, whatever its expires_in says (docs/assumptions.md). */
+const MAX_TOKEN_SECONDS = 86_400;
+
+/**
+ * How long a token is kept: none when `expires_in` is 0 or less (expired on arrival: it
+ * serves the call that asked for it, and is neither cached nor stored), at most a day.
+ */
+function tokenLifetimeSeconds(expiresIn: number | undefined): number {
+  if (expiresIn === undefined || Number.isNaN(expiresIn)) return DEFAULT_TOKEN_SECONDS;
+  return Math.min(Math.max(expiresIn, 0), MAX_TOKEN_SECONDS);
+}
 
 /**
  * Auth as a strategy around every request: Basic from the API user, Bearer from the
@@ -102,7 +122,7 @@ export class ApiUserAuthorizer implements Authorizer {
     const fresh = this.#cache.peek(key);
     if (fresh) return this.#bearer(key, fresh);
     return this.#cache
-      .get(key, () => this.#requestToken(credentials))
+      .get(key, () => this.#requestToken(credentials, WITHIN_A_CALL))
       .then((token) => this.#bearer(key, token));
   }
 
@@ -126,10 +146,16 @@ export class ApiUserAuthorizer implements Authorizer {
     return this.#cache.get(key, () => this.#requestToken(credentials), forceRefresh);
   }
 
+  /**
+   * `momo:{product}:{apiUserId}:{targetEnvironment}:{baseUrl}`: a token belongs to the
+   * platform that issued it, so two hosts sharing a token store never get each other's.
+   */
   cacheKey(credentials: Credentials): string {
     let key = this.#keys.get(credentials);
     if (key === undefined) {
-      key = `momo:${credentials.product}:${credentials.apiUser.id}:${this.#config.targetEnvironment}`;
+      const { product, apiUser } = credentials;
+      const { targetEnvironment, baseUrl } = this.#config;
+      key = `momo:${product}:${apiUser.id}:${targetEnvironment}:${baseUrl}`;
       this.#keys.set(credentials, key);
     }
     return key;
@@ -142,14 +168,15 @@ export class ApiUserAuthorizer implements Authorizer {
     return `Basic ${value}`;
   }
 
-  async #requestToken(credentials: Credentials): Promise<StoredToken> {
+  /** `options`: WITHIN_A_CALL for a call's token; none for `getAccessToken()`, a call of its own. */
+  async #requestToken(
+    credentials: Credentials,
+    options?: { maxRetries?: number },
+  ): Promise<StoredToken> {
     const issuedAt = Date.now();
-    const { data } = await this.#send(tokenOperations[credentials.product]);
+    const { data } = await this.#send(tokenOperations[credentials.product], options);
     this.#config.scrubber.add(data.access_token);
-    const seconds =
-      data.expires_in !== undefined && data.expires_in > 0
-        ? data.expires_in
-        : DEFAULT_TOKEN_SECONDS;
+    const seconds = tokenLifetimeSeconds(data.expires_in);
     return {
       accessToken: data.access_token,
       tokenType: data.token_type ?? 'access_token',

@@ -136,12 +136,12 @@ export class TokenCache {
     return this.#fetchAndShare(key, fetchToken);
   }
 
+  /** A token expired on arrival serves the calls waiting for it, and is neither kept nor shared. */
   async #fetchAndShare(key: string, fetchToken: () => Promise<StoredToken>) {
     const token = await fetchToken();
+    if (token.expiresAt <= Date.now()) return token;
     this.#keep(key, token);
-    if (token.expiresAt > Date.now()) {
-      await this.#attempt(() => this.#store?.set(key, token));
-    }
+    await this.#attempt(() => this.#store?.set(key, token));
     return token;
   }
 

@@ -76,6 +76,7 @@ export function readAnswer<T>(
     scrubber: config.scrubber,
     sent: {
       targetEnvironment: config.targetEnvironment,
+      baseUrl: config.baseUrl,
       requestBody: context.requestBody,
       callbackUrl,
     },

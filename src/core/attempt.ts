@@ -1,4 +1,4 @@
-import { ConnectionError, TimeoutError } from '../errors';
+import { ConnectionError, isMomoError, type MomoError, TimeoutError } from '../errors';
 import { hostOf } from './business-refusal';
 import type { CallPlan } from './call-plan';
 import type { Limiter } from './limiter';
@@ -75,4 +75,44 @@ function findCode(
 ): string | undefined {
   for (let e = error; e; e = e.cause as typeof error) if (e.code) return e.code;
   return undefined;
+}
+
+/**
+ * A call's attempt whose token request failed, as an error of the call: the token
+ * failure's own kind and fields (so `isConnectionError`, `isRateLimitError`, `status`,
+ * `retryAfterMs` still hold, and the retry loop reads it the same), named by the call's
+ * operation and reference id, the token failure as its `cause`. An abort reason, or
+ * anything not the SDK's, passes as it is.
+ */
+export function tokenFailure(error: unknown, plan: CallPlan<unknown>, n: number): unknown {
+  if (!isMomoError(error)) return error;
+  const { op, referenceId } = plan;
+  const message = `${op.name}: its access token request failed (${where(plan, n)}): ${error.message}`;
+  return renamed(error, message, { operation: op.name, referenceId });
+}
+
+/**
+ * A copy of an SDK error under another message and context: same prototype (and so the
+ * same class, brand and guards) and fields, the original as `cause`, a stack from here.
+ */
+function renamed<E extends MomoError>(
+  error: E,
+  message: string,
+  context: { operation: string; referenceId: string | undefined },
+): E {
+  const copy = Object.create(
+    Object.getPrototypeOf(error),
+    Object.getOwnPropertyDescriptors(error),
+  ) as E;
+  const hidden = (value: unknown) => ({ value, writable: true, configurable: true });
+  const shown = (value: unknown) => ({ ...hidden(value), enumerable: true });
+  const frames = (new Error().stack ?? '').split('\n').slice(1).join('\n');
+  Object.defineProperties(copy, {
+    message: hidden(message),
+    cause: hidden(error),
+    stack: hidden(`${error.name}: ${message}\n${frames}`),
+    operation: shown(context.operation),
+    referenceId: shown(context.referenceId),
+  });
+  return copy;
 }

@@ -54,9 +54,14 @@ export function isBusinessRefusal(error: {
   return error.code !== undefined && REFUSAL_CODES.has(error.code);
 }
 
+/** The provider's sandbox, the one platform known to take a single fixed currency (EUR). */
+const PROVIDER_SANDBOX_HOST = 'sandbox.momodeveloper.mtn.com';
+
 /** What the client sent that a refusal may be about (never a secret). */
 export interface SentValues {
   targetEnvironment: string;
+  /** The client's `baseUrl`: which platform refused. */
+  baseUrl?: string | undefined;
   /** The encoded request body, read only for its `currency`. */
   requestBody?: string | undefined;
   callbackUrl?: string | undefined;
@@ -83,10 +88,12 @@ export function explainRefusal(answer: RefusedAnswer, sent: SentValues): string 
     case 'INVALID_CURRENCY': {
       const currency = currencyOf(sent.requestBody);
       const what = currency === undefined ? 'the currency' : `the currency "${currency}"`;
-      return (
-        `the service refused ${what} in target environment "${environment}": the sandbox ` +
-        `accepts only "EUR", production the account's own currency. Not retried`
-      );
+      const providerSandbox =
+        environment === 'sandbox' && hostNameOf(sent.baseUrl) === PROVIDER_SANDBOX_HOST;
+      const expected = providerSandbox
+        ? `the provider's sandbox accepts only "EUR"`
+        : `send the account's own currency (getBalance() names it)`;
+      return `the service refused ${what} in target environment "${environment}": ${expected}. Not retried`;
     }
     case 'INVALID_CALLBACK_URL_HOST':
       return (
@@ -149,9 +156,17 @@ function currencyOf(body: string | undefined): string | undefined {
 
 /** The host of a URL the SDK sent to (`host:port`), for a message; never credentials. */
 export function hostOf(url: string | undefined): string | undefined {
+  return parsedUrl(url)?.host;
+}
+
+function hostNameOf(url: string | undefined): string | undefined {
+  return parsedUrl(url)?.hostname;
+}
+
+function parsedUrl(url: string | undefined): URL | undefined {
   if (url === undefined) return undefined;
   try {
-    return new URL(url).host;
+    return new URL(url);
   } catch {
     return undefined;
   }

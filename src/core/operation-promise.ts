@@ -12,6 +12,12 @@ export interface Accepted<R> {
    * `apim-request-id`), when it sent one: quote it in a support ticket.
    */
   requestId?: string;
+  /**
+   * `true` when this call was accepted by a retry's 409 `RESOURCE_ALREADY_EXIST`: an
+   * earlier attempt, whose answer was lost, landed (the retry created nothing new).
+   * `false` for an ordinary 202.
+   */
+  landedEarlier: boolean;
   /** One status lookup. */
   status(options?: RequestOptions): Promise<R>;
   /** Looks up until SUCCESSFUL or FAILED; resolves with FAILED too (a business outcome). */

@@ -49,14 +49,26 @@ export class SecretScrubber {
     return out;
   }
 
-  /** Deep copy of a parsed JSON value with every string scrubbed. */
+  /**
+   * Deep copy of a parsed JSON value with every string scrubbed. Every key is copied as
+   * an own data property (defined, not assigned): a body's `"__proto__"` key stays a key
+   * and never becomes the copy's prototype.
+   */
   scrubValue<T>(value: T): T {
     if (this.#values.size === 0) return value;
     if (typeof value === 'string') return this.scrub(value) as T;
     if (Array.isArray(value)) return value.map((v) => this.scrubValue(v)) as T;
     if (value !== null && typeof value === 'object') {
       const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value)) out[k] = this.scrubValue(v);
+      for (const [k, v] of Object.entries(value)) {
+        const copy = this.scrubValue(v);
+        Object.defineProperty(out, k, {
+          value: copy,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
       return out as T;
     }
     return value;

@@ -1,6 +1,6 @@
 import { isApiError, isMomoError, type MomoError } from '../errors';
 import { landedAnswer, readAnswer } from './answer';
-import { sendFailure, takeSlot } from './attempt';
+import { sendFailure, takeSlot, tokenFailure } from './attempt';
 import type { Authorization, Authorizer, CallInput, CallResult } from './call';
 import { type CallPlan, callStart, headersOf, planCall, requestInfo } from './call-plan';
 import type { Config } from './config';
@@ -158,7 +158,7 @@ export class Transport {
 
   /** authorize → send; a 401 on a token that may be stale is replayed once (replay401). */
   async #authorizedSend(plan: CallPlan<unknown>, n: number, deadline: number) {
-    const auth = await this.#authorize(plan);
+    const auth = await this.#authorize(plan, n);
     const answer = await this.#send(plan, n, auth, deadline);
     if (answer.status !== 401 || auth.refused === undefined) return answer;
     return this.#replay401(plan, n, auth.refused);
@@ -167,14 +167,19 @@ export class Transport {
   /** The token was refused: drop it, then send once more with a new one, under a new deadline. */
   async #replay401(plan: CallPlan<unknown>, n: number, refused: () => Promise<void>) {
     await refused();
-    const auth = await this.#authorize(plan);
+    const auth = await this.#authorize(plan, n);
     return this.#send(plan, n, auth, deadlineFor(plan));
   }
 
-  #authorize(plan: CallPlan<unknown>): Promise<Authorization> | Authorization {
+  /** A failed token request fails the attempt as an error of this call (tokenFailure). */
+  #authorize(plan: CallPlan<unknown>, n: number): Promise<Authorization> | Authorization {
     const { op, credentials, options } = plan;
     if (credentials === undefined) return NO_AUTHORIZATION;
-    return this.#auth.authorization(op as Operation, credentials, options);
+    const auth = this.#auth.authorization(op as Operation, credentials, options);
+    if (!(auth instanceof Promise)) return auth;
+    return auth.catch((error: unknown) => {
+      throw tokenFailure(error, plan, n);
+    });
   }
 
   /** One exchange through the chosen sender, told to the hooks; a failure becomes a MomoError. */

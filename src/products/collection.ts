@@ -219,6 +219,7 @@ export class Collection extends CollectionBilling {
       status: answer.status ?? 'pending',
       notificationMethod: answer.notificationMethod ?? (callbackUrl ? 'callback' : 'polling'),
       ...(callbackUrl ? { callbackUrl } : {}),
+      landedEarlier: result.landedEarlier,
     };
   }
 

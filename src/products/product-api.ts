@@ -90,6 +90,7 @@ export class ProductApi {
         referenceId,
         ...(res.callbackUrl ? { callbackUrl: res.callbackUrl } : {}),
         ...(res.requestId ? { requestId: res.requestId } : {}),
+        landedEarlier: res.landedEarlier,
         status: (o) => this.lookup(lookup, referenceId, o),
         wait: (o) => this.waitFor(lookup, referenceId, o, acceptedAt, tracked),
       };

@@ -65,7 +65,7 @@ export class RedisTokenStore implements TokenStore {
   }
 
   /**
-   * `{<prefix>token:<product>:<apiUserId>:<environment>}` (the cache key's own `momo:`
+   * `{<prefix>token:<product>:<apiUserId>:<environment>:<baseUrl>}` (the cache key's own `momo:`
    * dropped); its lock is the same hash tag plus `:lock`, so both live on one cluster slot.
    */
   #key(key: string): string {

@@ -104,4 +104,9 @@ export interface StandardDisbursementAccepted {
   notificationMethod: 'callback' | 'polling';
   /** The X-Callback-Url actually sent, if any. */
   callbackUrl?: string;
+  /**
+   * `true` when a retry was answered `DuplicateRequest`: an earlier attempt, whose answer
+   * was lost, landed. `false` for an ordinary 202.
+   */
+  landedEarlier: boolean;
 }

@@ -138,13 +138,23 @@ describe('momo-partner-sdk balance', { timeout: 60_000 }, () => {
     for (const run of [human, json, inEur]) expectNoneOf(run, secrets());
   });
 
-  it('exit 2 for remittance or --currency off collection; exit 3 on a 503', async () => {
-    const [remittance, currency] = await Promise.all([
+  it('every product, with --currency too, as the client allows; exit 2 for an unknown product', async () => {
+    const [remittance, inEur, unknown] = await Promise.all([
       runCli(['balance', 'remittance'], env()),
-      runCli(['balance', 'disbursement', '--currency', 'EUR'], env()),
+      runCli(['balance', 'disbursement', '--currency', 'EUR', '--json'], env()),
+      runCli(['balance', 'payments'], env()),
     ]);
-    expect(remittance.code).toBe(2);
-    expect(currency.code).toBe(2);
+    expect(remittance).toMatchObject({ code: 0, stdout: 'remittance balance: 1000000.00 EUR\n' });
+    expect(sim.requests.some((r) => r.path === '/remittance/v1_0/account/balance')).toBe(true);
+    expect(JSON.parse(inEur.stdout)).toEqual({ availableBalance: '1000000.00', currency: 'EUR' });
+    expect(sim.requests.some((r) => r.path === '/disbursement/v1_0/account/balance/EUR')).toBe(
+      true,
+    );
+    expect(unknown.code).toBe(2);
+    for (const run of [remittance, inEur]) expectNoneOf(run, secrets());
+  });
+
+  it('exit 3 on a 503', async () => {
     sim.inject({
       match: 'GET /disbursement/v1_0/account/balance',
       kind: 'status',

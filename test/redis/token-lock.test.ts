@@ -23,7 +23,8 @@ describeWithRedis('the refresh lock, as a cold client meets it', () => {
   function setUp() {
     const sim = createSimulator();
     const prefix = `lock${++prefixes}:`;
-    const tail = `disbursement:${sim.credentials.apiUser.id}:${sim.credentials.targetEnvironment}`;
+    const { apiUser, targetEnvironment, baseUrl } = sim.credentials;
+    const tail = `disbursement:${apiUser.id}:${targetEnvironment}:${baseUrl}`;
     const tokenRequests = () =>
       sim.requests.filter((r) => r.path === '/disbursement/token/').length;
     const client = () => sim.client({ tokenStore: new RedisTokenStore(redis.client, { prefix }) });

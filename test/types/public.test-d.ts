@@ -41,6 +41,8 @@ describe('public surface', () => {
     const op = momo.disbursement.deposit(body);
     expectTypeOf(op).toEqualTypeOf<OperationPromise<TransactionResult>>();
     expectTypeOf(op).resolves.toEqualTypeOf<Accepted<TransactionResult>>();
+    expectTypeOf<Accepted<TransactionResult>['landedEarlier']>().toEqualTypeOf<boolean>();
+    expectTypeOf<StandardDisbursementAccepted['landedEarlier']>().toEqualTypeOf<boolean>();
     expectTypeOf(op.wait()).resolves.toEqualTypeOf<Final<TransactionResult>>();
   });
 

@@ -9,14 +9,14 @@ import {
   type MomoClientOptions,
   type WaitTimeoutError,
 } from 'momo-partner-sdk';
-import { createSimulator } from 'momo-partner-sdk/testing';
+import { createSimulator, type SimulatorOptions } from 'momo-partner-sdk/testing';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 
 const payee = { partyIdType: 'MSISDN', partyId: '46733123999' } as const;
 const deposit = { amount: '10', currency: 'EUR', payee };
 
-function setup(overrides: Partial<MomoClientOptions> = {}) {
-  const sim = createSimulator({ settleMs: 10 });
+function setup(overrides: Partial<MomoClientOptions> = {}, simulator: SimulatorOptions = {}) {
+  const sim = createSimulator({ settleMs: 10, ...simulator });
   const warnings: string[] = [];
   const logger = { debug() {}, info() {}, warn: (m: string) => warnings.push(m), error() {} };
   const momo = sim.client({ logger, ...overrides });
@@ -44,13 +44,32 @@ describe('business refusals are not retried, and say what to change', () => {
   });
 
   it('a currency the sandbox does not take (500 INVALID_CURRENCY) is sent once and named', async () => {
-    const { momo, warnings, sent } = setup();
+    // The provider's own sandbox host: the one platform known to take EUR only.
+    const baseUrl = 'https://sandbox.momodeveloper.mtn.com';
+    const { momo, warnings, sent } = setup({}, { baseUrl });
     const error = await failure(momo.disbursement.deposit({ ...deposit, currency: 'USD' }));
     expect(isServerError(error) && error.code).toBe('INVALID_CURRENCY');
     expect((error as Error).message).toContain('the currency "USD"');
-    expect((error as Error).message).toContain('the sandbox accepts only "EUR"');
+    expect((error as Error).message).toContain(`the provider's sandbox accepts only "EUR"`);
     expect(sent('/disbursement/v1_0/deposit')).toBe(1);
     expect(warnings).toEqual([]);
+  });
+
+  it("elsewhere, INVALID_CURRENCY names the currency sent and asks for the account's, never EUR", async () => {
+    for (const [targetEnvironment, baseUrl] of [
+      ['sandbox', 'https://sandbox.momo.test'], // a sandbox, not the provider's
+      ['mtnghana', 'https://sandbox.momodeveloper.mtn.com'], // the provider's host, not its sandbox
+    ] as const) {
+      const { momo, sent } = setup({}, { currency: 'GHS', targetEnvironment, baseUrl });
+      const error = await failure(momo.disbursement.deposit(deposit));
+      expect(isServerError(error) && error.code).toBe('INVALID_CURRENCY');
+      const { message } = error as Error;
+      expect(message).toContain(`the currency "EUR" in target environment "${targetEnvironment}"`);
+      expect(message).toContain("send the account's own currency (getBalance() names it)");
+      expect(message).not.toContain('only "EUR"');
+      expect(sent('/disbursement/v1_0/deposit')).toBe(1);
+      expect(await momo.disbursement.getBalance()).toMatchObject({ currency: 'GHS' });
+    }
   });
 
   it('a 503 SERVICE_UNAVAILABLE is still retried', async () => {

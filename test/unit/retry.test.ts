@@ -51,6 +51,7 @@ describe('retry policy', () => {
       HttpResponse.json({ code: 'INTERNAL_PROCESSING_ERROR', message: 'x' }, { status: 500 }),
     );
     const accepted = await makeClient().disbursement.deposit(transferBody);
+    expect(accepted.landedEarlier).toBe(false); // the retry got the 202 itself
     const ids = deposits().map((s) => s.headers['x-reference-id']);
     expect(ids).toHaveLength(2);
     expect(new Set(ids)).toEqual(new Set([accepted.referenceId]));
@@ -63,6 +64,7 @@ describe('retry policy', () => {
     );
     const accepted = await makeClient().disbursement.deposit(transferBody);
     expect(accepted.referenceId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(accepted.landedEarlier).toBe(true); // told apart from a fresh 202
     expect(deposits()).toHaveLength(2);
   });
 

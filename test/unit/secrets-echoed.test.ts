@@ -66,7 +66,8 @@ describe('secrets echoed back by a proxy, over real HTTP on loopback', () => {
       .collection.getBalance()
       .catch((e) => e);
     expect(isAuthenticationError(error)).toBe(true);
-    expect(error.operation).toBe('collection.getAccessToken');
+    expect(error.operation).toBe('collection.getBalance');
+    expect(error.cause.operation).toBe('collection.getAccessToken');
     expect(error.message).toContain(
       'collection: the service refused the API user id/API key (Basic) or the subscription key of collection',
     );

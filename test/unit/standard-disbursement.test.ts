@@ -78,6 +78,7 @@ describe('collection.standardDisbursement (4.6)', () => {
       status: 'pending',
       notificationMethod: 'callback',
       callbackUrl: request?.headers['x-callback-url'],
+      landedEarlier: false,
     });
   });
 
@@ -139,6 +140,7 @@ describe('collection.standardDisbursement (4.6)', () => {
       serverCorrelationId: accepted.correlationId,
       status: 'pending',
       notificationMethod: 'polling',
+      landedEarlier: false,
     });
   });
 
@@ -166,7 +168,11 @@ describe('collection.standardDisbursement (4.6)', () => {
     const ids = sent().map((s) => s.headers['x-correlationid']);
     expect(ids).toHaveLength(2);
     expect(new Set(ids)).toEqual(new Set([accepted.correlationId]));
-    expect(accepted).toMatchObject({ status: 'pending', serverCorrelationId: ids[0] });
+    expect(accepted).toMatchObject({
+      status: 'pending',
+      serverCorrelationId: ids[0],
+      landedEarlier: true, // told apart from a fresh 202
+    });
   });
 
   it('a DuplicateRequest on the first attempt is an error, not retried', async () => {

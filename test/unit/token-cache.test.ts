@@ -145,7 +145,8 @@ describe('access tokens', () => {
       .disbursement.getBalance()
       .catch((e) => e);
     expect(isAuthenticationError(error)).toBe(true);
-    expect(error.operation).toBe('disbursement.getAccessToken');
+    expect(error.operation).toBe('disbursement.getBalance'); // the call whose token failed
+    expect(error.cause.operation).toBe('disbursement.getAccessToken');
     expect(service.count(TOKEN)).toBe(1);
   });
 
@@ -164,7 +165,7 @@ describe('access tokens', () => {
     await makeClient({ tokenStore }).disbursement.getBalance(); // a second process
     expect(service.count(TOKEN)).toBe(1);
     expect([...stored.keys()]).toEqual([
-      'momo:disbursement:a5d0b0b4-5b3c-4c3e-9f61-1f0c6f0a8e11:sandbox',
+      `momo:disbursement:a5d0b0b4-5b3c-4c3e-9f61-1f0c6f0a8e11:sandbox:${BASE}`,
     ]);
   });
 });

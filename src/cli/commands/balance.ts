@@ -1,20 +1,19 @@
-import { oneOf, parseCommand } from '../args';
+import { parseCommand } from '../args';
 import type { Command } from '../command';
-import { CONNECTION_FLAGS, CONNECTION_HELP, clientFromEnv } from '../env';
-import { ExitCode, printJson, UsageError } from '../output';
+import { CONNECTION_FLAGS, CONNECTION_HELP, clientFromEnv, productArg } from '../env';
+import { ExitCode, printJson } from '../output';
 
 const USAGE = `Usage: momo-partner-sdk balance <product> [options]
 
-Prints the balance of your account for a product (GET /<product>/v1_0/account/balance).
+Prints the balance of your account for a product (GET /<product>/v1_0/account/balance,
+or .../balance/<currency> with --currency).
 
-  <product>          disbursement or collection (the API has no remittance balance)
-  --currency <code>  collection only: the balance in that currency (ISO 4217)
+  <product>          disbursement, collection or remittance
+  --currency <code>  the balance in that currency (ISO 4217)
   -h, --help         show this help
   -v, --version      print the version
 
 ${CONNECTION_HELP}`;
-
-const BALANCE_PRODUCTS = ['disbursement', 'collection'] as const;
 
 export const balanceCommand: Command = {
   name: 'balance',
@@ -26,16 +25,11 @@ export const balanceCommand: Command = {
       { ...CONNECTION_FLAGS, currency: { type: 'string' } },
       { min: 1, max: 1, names: '<product>' },
     );
-    const product = oneOf(args.positionals[0] ?? '', BALANCE_PRODUCTS, 'product');
+    const product = productArg(args.positionals[0] ?? '');
     const currency = args.text('currency');
-    if (currency !== undefined && product !== 'collection') {
-      throw new UsageError('--currency is for the collection balance only');
-    }
     const momo = clientFromEnv(io, args, product);
-    const balance =
-      product === 'disbursement'
-        ? await momo.disbursement.getBalance()
-        : await momo.collection.getBalance(...(currency === undefined ? [] : [currency]));
+    // Every product of the client has getBalance(currency?): so has the command.
+    const balance = await momo[product].getBalance(...(currency === undefined ? [] : [currency]));
     if (args.flag('json')) printJson(io, balance);
     else io.out(`${product} balance: ${balance.availableBalance} ${balance.currency}\n`);
     return ExitCode.ok;
