@@ -1,3 +1,4 @@
+import { withoutTrailingSlashes } from '../core/url';
 import { ApiUserStore } from './api-users';
 import { CallbackSender } from './callbacks';
 import { ConsentStore } from './consent';
@@ -78,7 +79,7 @@ export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
   // Kept by reset(), like issued tokens: a provisioned user stays a valid credential.
   const apiUsers = new ApiUserStore();
   let requests: RecordedRequest[] = [];
-  const basePath = new URL(options.baseUrl).pathname.replace(/\/+$/, '');
+  const basePath = withoutTrailingSlashes(new URL(options.baseUrl).pathname);
 
   async function handle(request: Request): Promise<Response | Drop> {
     const url = new URL(request.url);
