@@ -38,6 +38,7 @@ export function objectBody(body: unknown): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
+/** The amount, with its decimals against `currency` (and a cash transfer's original amount). */
 export function amountField(body: Record<string, unknown>): string {
   const value = body.amount;
   if (value === undefined) return badRequest('amount is required.');
@@ -47,10 +48,20 @@ export function amountField(body: Record<string, unknown>): string {
   if (!isAmount(value)) {
     return badRequest('amount must be a positive decimal string such as "100" or "12.50".');
   }
-  const tooFine = typeof body.currency === 'string' && minorUnitProblem(value, body.currency);
-  if (tooFine) return badRequest(`amount ${tooFine}.`);
+  for (const [field, currency] of AMOUNT_PAIRS) {
+    const [sum, code] = [body[field], body[currency]];
+    const tooFine =
+      typeof sum === 'string' && typeof code === 'string' && minorUnitProblem(sum, code);
+    if (tooFine) return badRequest(`${field} ${tooFine}.`);
+  }
   return value;
 }
+
+/** The amounts of a body and their currencies, as the client checks them (a cash transfer has two). */
+const AMOUNT_PAIRS = [
+  ['amount', 'currency'],
+  ['originalAmount', 'originalCurrency'],
+] as const;
 
 /**
  * `amountField` checks decimals against the body's `currency`. Malformed currency: 400. A well-formed code other than the account's currency: 500

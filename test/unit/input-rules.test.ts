@@ -189,21 +189,39 @@ describe('amounts have no more decimals than their currency has (ISO 4217 minor 
     expect(payment.field).toBe('money.amount');
   });
 
-  it('the simulator refuses the same amount (400)', async () => {
+  it('the simulator refuses the same amounts (400)', async () => {
     const sim = createSimulator({ currency: 'UGX' });
-    const token = await sim.client().disbursement.getAccessToken();
-    const response = await sim.fetch(`${sim.credentials.baseUrl}/disbursement/v1_0/transfer`, {
-      method: 'POST',
-      headers: {
-        Authorization: `Bearer ${token.accessToken}`,
-        'Ocp-Apim-Subscription-Key': sim.credentials.subscriptionKey,
-        'X-Target-Environment': sim.credentials.targetEnvironment,
-        'X-Reference-Id': crypto.randomUUID(),
-      },
-      body: JSON.stringify(transfer({ amount: '50000.5', currency: 'UGX' })),
+    const post = async (product: 'disbursement' | 'remittance', path: string, body: unknown) => {
+      const token = await sim.client()[product].getAccessToken();
+      return sim.fetch(`${sim.credentials.baseUrl}/${product}/${path}`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${token.accessToken}`,
+          'Ocp-Apim-Subscription-Key': sim.credentials.subscriptionKey,
+          'X-Target-Environment': sim.credentials.targetEnvironment,
+          'X-Reference-Id': crypto.randomUUID(),
+        },
+        body: JSON.stringify(body),
+      });
+    };
+    const transferred = await post(
+      'disbursement',
+      'v1_0/transfer',
+      transfer({ amount: '50000.5', currency: 'UGX' }),
+    );
+    expect(transferred.status).toBe(400);
+    expect(await transferred.text()).toContain('amount must be a whole number for UGX');
+    const cash = await post('remittance', 'v2_0/cashtransfer', {
+      amount: '50000',
+      currency: 'UGX',
+      orginatingCountry: 'SE',
+      originalAmount: '12.505',
+      originalCurrency: 'EUR',
+      payerIdentificationType: 'PASS',
+      payerIdentificationNumber: 'A1',
     });
-    expect(response.status).toBe(400);
-    expect(await response.text()).toContain('no minor unit');
+    expect(cash.status).toBe(400);
+    expect(await cash.text()).toContain('originalAmount must have at most 2 decimals for EUR');
   });
 });
 
