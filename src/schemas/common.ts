@@ -124,7 +124,8 @@ export const idOfKind = <T extends object>(
 ) =>
   z.superRefine<T>((value, ctx) => {
     const fields = value as Record<string, unknown>;
-    const found = rules[String(fields[kindField])];
+    const kind = String(fields[kindField]);
+    const found = Object.hasOwn(rules, kind) ? rules[kind] : undefined;
     const id = fields[idField];
     if (found === undefined || typeof id !== 'string') return;
     const [test, message, max] = found;
