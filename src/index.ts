@@ -102,6 +102,7 @@ export type {
 } from './schemas/collection-v2';
 export type { Party, PartyIdType } from './schemas/common';
 export type { AuthorizeInput } from './schemas/consent';
+export { type NormalizeMsisdnOptions, normalizeMsisdn } from './schemas/msisdn';
 export type { CashTransferBody, CashTransferResult, UserInfo } from './schemas/remittance';
 export type { SandboxUser, SandboxUserInput } from './schemas/sandbox';
 export type {

@@ -55,7 +55,14 @@ export function checkServiceUrl(
  */
 export function normalServiceUrl(value: string): string {
   const url = new URL(value);
-  return (url.origin + url.pathname).replace(/\/+$/, '');
+  return withoutTrailingSlashes(url.origin + url.pathname);
+}
+
+/** `value` without its trailing slashes: a loop, as `/\/+$/` backtracks on `////x`. */
+export function withoutTrailingSlashes(value: string): string {
+  let end = value.length;
+  while (end > 0 && value.charCodeAt(end - 1) === 47) end--;
+  return value.slice(0, end);
 }
 
 /** What decides whether a callback URL may use plain http (the client's Config has both). */

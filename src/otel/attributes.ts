@@ -78,7 +78,7 @@ export function fullUrlOf(url: string): string {
   const bare = end === -1 ? url : url.slice(0, end);
   const origin = ORIGIN.exec(bare)?.[0];
   if (origin === undefined || !origin.includes('@')) return bare;
-  return origin.replace(/\/\/[^@]*@/, '//') + bare.slice(origin.length);
+  return origin.replace(/\/\/[^/@]*@/, '//') + bare.slice(origin.length);
 }
 
 export function serverAttributes(server: Server | undefined): Attributes {

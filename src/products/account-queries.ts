@@ -1,11 +1,12 @@
 import type { AccessToken } from '../auth/access-token';
 import type { ConsentRequestOptions } from '../auth/consent-token';
 import type { MomoClientOptions, ProductName, RequestOptions } from '../core/options';
-import { type ActiveIdType, activeHolder } from '../schemas/accountholder';
+import { type ActiveIdType, activeHolder, basicInfoHolder } from '../schemas/accountholder';
 import type { UserInfo } from '../schemas/remittance';
 import type { Balance, BasicUserInfo } from '../schemas/transactions';
 import { validateInput } from '../schemas/validate';
 import { ProductApi } from './product-api';
+import type { basicUserInfoById } from './tables/account';
 import { collectionOperations } from './tables/collection';
 import { disbursementOperations } from './tables/disbursement';
 import { remittanceOperations } from './tables/remittance';
@@ -24,6 +25,21 @@ const apis = new WeakMap<object, ProductApi>();
 /** The verbs of a product object (what its own methods are written in). */
 export function apiOf(product: AccountQueries): ProductApi {
   return apis.get(product) as ProductApi;
+}
+
+/** Basic user info by id kind (collection, disbursement): the id checked against its kind. */
+export async function sendBasicUserInfoById(
+  product: AccountQueries,
+  op: ReturnType<typeof basicUserInfoById>,
+  [accountHolderIdType, accountHolderId, options]: [string, string, RequestOptions | undefined],
+): Promise<BasicUserInfo> {
+  const params = validateInput(
+    basicInfoHolder,
+    { accountHolderIdType, accountHolderId },
+    '',
+    op.name,
+  );
+  return apiOf(product).send(op, { params, options });
 }
 
 /**

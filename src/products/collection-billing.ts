@@ -1,8 +1,8 @@
-import * as z from 'zod/mini';
 import type { OperationPromise } from '../core/operation-promise';
 import type { RequestOptions } from '../core/options';
 import type { Final, WaitOptions } from '../polling/poller';
 import {
+  approvedQuery,
   type CancelInvoiceBody,
   type InvoiceBody,
   type InvoiceResult,
@@ -12,10 +12,7 @@ import {
   type PreApprovalDetails,
   type PreApprovalHolderIdType,
   type PreApprovalResult,
-  preApprovalHolderIdType,
-  preApprovalId,
 } from '../schemas/collection-v2';
-import { lazy } from '../schemas/lazy';
 import { validateInput } from '../schemas/validate';
 import { AccountQueries, apiOf } from './account-queries';
 import type { Submitted } from './product-api';
@@ -26,13 +23,6 @@ export interface CancelledInvoice extends Submitted {
   /** The invoice cancelled (its creation's reference id). */
   invoiceReferenceId: string;
 }
-
-const approvedQuery = lazy(() =>
-  z.strictObject({
-    accountHolderIdType: preApprovalHolderIdType(),
-    accountHolderId: preApprovalId(),
-  }),
-);
 
 /**
  * Collection's pre-approvals, invoices and payments (the provider's documents; DESIGN
@@ -65,7 +55,7 @@ export class CollectionBilling extends AccountQueries {
    * GET /collection/v1_0/preapprovals/{idType}/{id}: the holder's approved pre-approvals
    * whose payee is the caller (an empty list when there is none).
    */
-  getApprovedPreApprovals(
+  async getApprovedPreApprovals(
     idType: PreApprovalHolderIdType,
     id: string,
     options?: RequestOptions,

@@ -16,7 +16,7 @@ import {
 import type { StandardDisbursementAccepted, StandardDisbursementBody } from '../schemas/standard';
 import type { BasicUserInfo, TransactionResult } from '../schemas/transactions';
 import { validateInput } from '../schemas/validate';
-import { apiOf } from './account-queries';
+import { apiOf, sendBasicUserInfoById } from './account-queries';
 import { CollectionBilling } from './collection-billing';
 import { fitsInHeader, spellIdentificationType } from './compat';
 import type { Submitted } from './product-api';
@@ -174,10 +174,7 @@ export class Collection extends CollectionBilling {
     third?: RequestOptions,
   ): Promise<BasicUserInfo> {
     if (typeof second !== 'string') return super.getBasicUserInfo(first, second);
-    return apiOf(this).send(op.getBasicUserInfoById, {
-      params: { accountHolderIdType: first, accountHolderId: second },
-      options: third,
-    });
+    return sendBasicUserInfoById(this, op.getBasicUserInfoById, [first, second, third]);
   }
 
   /** GET /collection/v1_2/mm/accounts/{identifierType}/{identifier}/status */

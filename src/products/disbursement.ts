@@ -10,7 +10,7 @@ import type {
   TransactionResult,
   TransferBody,
 } from '../schemas/transactions';
-import { AccountQueries, apiOf } from './account-queries';
+import { AccountQueries, apiOf, sendBasicUserInfoById } from './account-queries';
 import { disbursementOperations as op } from './tables/disbursement';
 
 type Result = TransactionResult;
@@ -122,10 +122,7 @@ export class Disbursement extends AccountQueries {
     third?: RequestOptions,
   ): Promise<BasicUserInfo> {
     if (typeof second !== 'string') return super.getBasicUserInfo(first, second);
-    return apiOf(this).send(op.getBasicUserInfoById, {
-      params: { accountHolderIdType: first, accountHolderId: second },
-      options: third,
-    });
+    return sendBasicUserInfoById(this, op.getBasicUserInfoById, [first, second, third]);
   }
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {

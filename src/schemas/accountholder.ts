@@ -1,5 +1,7 @@
 import * as z from 'zod/mini';
+import { atMost, ID_RULES, idOfKind } from './common';
 import { lazy } from './lazy';
+import { MAX } from './rules';
 import { kindOf } from './validate';
 
 /*
@@ -7,27 +9,21 @@ import { kindOf } from './validate';
  * identifier is checked against its kind before anything is sent.
  */
 
-const MSISDN = /^\+?[1-9]\d{4,14}$/;
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 /** `/accountholder/{idType}/{id}/active`: the document allows `msisdn` and `email`. */
 export type ActiveIdType = 'msisdn' | 'email';
 export const activeIdType = lazy(() => z.enum(['msisdn', 'email'] satisfies ActiveIdType[]));
 
+/** The MSISDN and e-mail rules of every other call (one rule: no leading `+`). */
 export const activeHolder = lazy(() =>
-  z.strictObject({ accountHolderIdType: activeIdType(), accountHolderId: z.string() }).check(
-    z.superRefine((value, ctx) => {
-      const email = value.accountHolderIdType === 'email';
-      if (!(email ? EMAIL : MSISDN).test(value.accountHolderId)) {
-        ctx.issues.push({
-          code: 'custom',
-          message: email ? 'must be an e-mail address' : 'must be an MSISDN in E.164 form',
-          input: value.accountHolderId,
-          path: ['accountHolderId'],
-        });
-      }
-    }),
-  ),
+  z
+    .strictObject({ accountHolderIdType: activeIdType(), accountHolderId: holderId() })
+    .check(
+      idOfKind<{ accountHolderIdType: string; accountHolderId: string }>(
+        'accountHolderIdType',
+        'accountHolderId',
+        ID_RULES,
+      ),
+    ),
 );
 
 /**
@@ -49,12 +45,20 @@ export const basicInfoIdType = lazy(() =>
   z.enum(['MSISDN', 'Email', 'Alias', 'ID'] satisfies BasicInfoIdType[]),
 );
 
+/** Basic user info by id kind: an MSISDN or an e-mail is checked by its rule, the rest by length. */
+export const basicInfoHolder = lazy(() =>
+  z
+    .strictObject({ accountHolderIdType: basicInfoIdType(), accountHolderId: holderId() })
+    .check(
+      idOfKind<{ accountHolderIdType: string; accountHolderId: string }>(
+        'accountHolderIdType',
+        'accountHolderId',
+        { MSISDN: ID_RULES.msisdn, Email: ID_RULES.email },
+      ),
+    ),
+);
+
 /** Any identifier the service validates itself: non-empty, at most 256 characters. */
 export const holderId = lazy(() =>
-  z
-    .string()
-    .check(
-      z.minLength(1, { error: 'must not be empty' }),
-      z.maxLength(256, { error: 'must be at most 256 characters' }),
-    ),
+  z.string().check(z.minLength(1, { error: 'must not be empty', abort: true }), atMost(MAX.text)),
 );

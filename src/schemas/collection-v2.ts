@@ -1,8 +1,12 @@
 import * as z from 'zod/mini';
 import {
   amount,
+  atMost,
   currency,
   externalId,
+  ID_RULES,
+  idOfKind,
+  minorUnitsOf,
   note,
   type Party,
   party,
@@ -10,6 +14,7 @@ import {
   wholeNumber,
 } from './common';
 import { lazy } from './lazy';
+import { MAX } from './rules';
 import {
   knownString,
   looseString,
@@ -132,23 +137,44 @@ export const preApprovalHolderIdType = lazy(() =>
 
 /** Pre-approval ids are the service's own: any non-empty id without a path separator. */
 export const preApprovalId = lazy(() =>
-  z.string().check(z.minLength(1, { error: 'must not be empty' }), z.maxLength(256)),
+  z.string().check(z.minLength(1, { error: 'must not be empty', abort: true }), atMost(MAX.text)),
+);
+
+/** The holder of `getApprovedPreApprovals`: an MSISDN or an e-mail by its rule. */
+export const approvedQuery = lazy(() =>
+  z
+    .strictObject({
+      accountHolderIdType: preApprovalHolderIdType(),
+      accountHolderId: preApprovalId(),
+    })
+    .check(
+      idOfKind<{ accountHolderIdType: string; accountHolderId: string }>(
+        'accountHolderIdType',
+        'accountHolderId',
+        ID_RULES,
+      ),
+    ),
 );
 
 /** POST /collection/v2_0/invoice. */
 export const invoiceBody = lazy(() =>
-  z.strictObject({
-    externalId: z.optional(externalId()),
-    amount: amount(),
-    currency: currency(),
-    /** Seconds the invoice stays payable, as a string of digits (the document's type). */
-    validityDuration: z
-      .string()
-      .check(z.regex(/^[1-9]\d*$/, { error: 'must be a whole number of seconds, as a string' })),
-    intendedPayer: party(),
-    payee: party(),
-    description: z.optional(note()),
-  }),
+  z
+    .strictObject({
+      externalId: z.optional(externalId()),
+      amount: amount(),
+      currency: currency(),
+      /** Seconds the invoice stays payable, as a string of digits (the document's type). */
+      validityDuration: z
+        .string()
+        .check(
+          atMost(MAX.text),
+          z.regex(/^[1-9]\d*$/, { error: 'must be a whole number of seconds, as a string' }),
+        ),
+      intendedPayer: party(),
+      payee: party(),
+      description: z.optional(note()),
+    })
+    .check(minorUnitsOf<InvoiceBody>(['amount', 'currency'])),
 );
 /** What an invoice sends. */
 export interface InvoiceBody {
@@ -221,7 +247,9 @@ export const paymentBody = lazy(() =>
   z.strictObject({
     externalTransactionId: z.optional(externalId()),
     /** The amount of a payment. */
-    money: z.strictObject({ amount: amount(), currency: currency() }),
+    money: z
+      .strictObject({ amount: amount(), currency: currency() })
+      .check(minorUnitsOf<PaymentBody['money']>(['amount', 'currency'])),
     customerReference: z.optional(plainText()),
     serviceProviderUserName: z.optional(plainText()),
     couponId: z.optional(plainText()),

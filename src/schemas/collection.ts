@@ -1,31 +1,38 @@
 import * as z from 'zod/mini';
 import {
   amount,
+  atMost,
   currency,
   email,
   externalId,
-  MSISDN,
-  MSISDN_RULE,
+  freeText,
+  ID_RULES,
+  type IdRule,
+  idOfKind,
+  minorUnitsOf,
   msisdn,
   note,
   type Party,
   party,
 } from './common';
 import { lazy } from './lazy';
+import { hasInvisible, isEmail, isMsisdn, MAX, MSISDN_RULE } from './rules';
 import { knownString, looseString, type Tolerant, tolerant } from './tolerant';
 
 // ---- request bodies: strict, validated before sending ----
 
 /** Request to pay and request to withdraw (spec 2.2): the payer is asked to authorize. */
 export const requestToPayBody = lazy(() =>
-  z.strictObject({
-    amount: amount(),
-    currency: currency(),
-    externalId: z.optional(externalId()),
-    payer: party(),
-    payerMessage: z.optional(note()),
-    payeeNote: z.optional(note()),
-  }),
+  z
+    .strictObject({
+      amount: amount(),
+      currency: currency(),
+      externalId: z.optional(externalId()),
+      payer: party(),
+      payerMessage: z.optional(note()),
+      payeeNote: z.optional(note()),
+    })
+    .check(minorUnitsOf<RequestToPayBody>(['amount', 'currency'])),
 );
 
 /** What a request to pay (or to withdraw) sends: the payer is asked to authorize. */
@@ -81,7 +88,7 @@ export const IDENTIFICATION_TYPES = [
 ] as const satisfies readonly IdentificationType[];
 export const identificationType = lazy(() => z.enum(IDENTIFICATION_TYPES));
 
-const text = lazy(() => z.string().check(z.minLength(1, { error: 'must not be empty' })));
+const text = freeText;
 const RECEIVER_IDS = ['msisdn', 'alias', 'email', 'username', 'externalId'] as const;
 
 /** Voucher receiver (spec 2.6): at least one of msisdn, alias, email, username, externalId. */
@@ -93,7 +100,7 @@ export const voucherReceiver = lazy(() =>
       birthDate: z.optional(text()),
       identificationType: z.optional(identificationType()),
       identification: z.optional(
-        z.string().check(z.regex(/^\d+$/, { error: 'must be a numeric string' })),
+        z.string().check(atMost(MAX.text), z.regex(/^\d+$/, { error: 'must be a numeric string' })),
       ),
       msisdn: z.optional(msisdn()),
       alias: z.optional(text()),
@@ -144,17 +151,18 @@ export interface VoucherRedeemBody {
 }
 
 export const voucherToken = lazy(() =>
-  z.string().check(z.minLength(1, { error: 'must not be empty' })),
+  z.string().check(z.minLength(1, { error: 'must not be empty' }), atMost(MAX.text)),
 );
 
 /** Delivery notification text (spec 4.14); MTN limits it to 160 characters. */
 export const notificationMessage = lazy(() =>
-  z
-    .string()
-    .check(
-      z.minLength(1, { error: 'must not be empty' }),
-      z.maxLength(160, { error: 'must be at most 160 characters' }),
-    ),
+  z.string().check(
+    z.minLength(1, { error: 'must not be empty', abort: true }),
+    atMost(MAX.note),
+    z.refine((v) => !hasInvisible(v), {
+      error: 'must not contain control or invisible format characters',
+    }),
+  ),
 );
 
 /** Language header: ISO 639-1 or ISO 639-3 code (spec 4.0). */
@@ -179,11 +187,11 @@ export const identifierType = lazy(() =>
   ] satisfies AccountIdentifierType[]),
 );
 
-const IDENTIFIER_RULES: Record<AccountIdentifierType, [RegExp, string]> = {
-  accountid: [/^[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i, 'must be a UUID for accountid'],
-  msisdn: [MSISDN, `${MSISDN_RULE} for msisdn`],
-  identityalias: [/^\S/, 'must not start with a space'],
-  emailaddress: [/^[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be an e-mail address for emailaddress'],
+const IDENTIFIER_RULES: Record<AccountIdentifierType, IdRule> = {
+  accountid: [ID_RULES.uuid[0], 'must be a UUID for accountid', MAX.uuid],
+  msisdn: [isMsisdn, `${MSISDN_RULE} for msisdn`, MAX.msisdn],
+  identityalias: [(v) => /^\S/.test(v), 'must not start with a space', MAX.text],
+  emailaddress: [isEmail, 'must be an e-mail address for emailaddress', MAX.email],
 };
 
 /** The identifier of a status lookup, checked against its kind. */
@@ -193,23 +201,14 @@ export const accountIdentifier = lazy(() =>
       identifierType: identifierType(),
       identifier: z
         .string()
-        .check(
-          z.minLength(1, { error: 'must not be empty' }),
-          z.maxLength(256, { error: 'must be at most 256 characters' }),
-        ),
+        .check(z.minLength(1, { error: 'must not be empty', abort: true }), atMost(MAX.text)),
     })
     .check(
-      z.superRefine((value, ctx) => {
-        const [pattern, message] = IDENTIFIER_RULES[value.identifierType];
-        if (!pattern.test(value.identifier)) {
-          ctx.issues.push({
-            code: 'custom',
-            message,
-            input: value.identifier,
-            path: ['identifier'],
-          });
-        }
-      }),
+      idOfKind<{ identifierType: string; identifier: string }>(
+        'identifierType',
+        'identifier',
+        IDENTIFIER_RULES,
+      ),
     ),
 );
 

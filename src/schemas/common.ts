@@ -1,29 +1,31 @@
 import * as z from 'zod/mini';
 import { lazy } from './lazy';
+import {
+  hasForbiddenText,
+  hasInvisible,
+  ID_RULES,
+  type IdRule,
+  isCurrencyCode,
+  isDecimal,
+  isEmail,
+  isMsisdn,
+  isUuidV4,
+  MAX,
+  MSISDN_RULE,
+  minorUnitProblem,
+  TEXT_RULE,
+} from './rules';
 import { kindOf } from './validate';
 
-/** UUID version 4, the only reference-id format the service accepts (spec 8). */
-export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
-const ANY_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/**
- * The one MSISDN rule (client, simulator and docs alike): ITU-T E.164 as the service
- * takes it, country code first, 5 to 15 digits, no leading zero, and nothing else. A
- * leading `+`, spaces or dashes are refused rather than stripped: the SDK never sends a
- * value other than the one it was given (see docs/assumptions.md).
- */
-export const MSISDN = /^[1-9]\d{4,14}$/;
-/** The message of every MSISDN check. */
-export const MSISDN_RULE =
-  'must be an MSISDN: digits only, country code first, no leading + or spaces (e.g. 46733123999)';
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const DECIMAL = /^(?:0|[1-9]\d*)(?:\.\d+)?$/;
-/** Characters MTN documents as rejected in request bodies (apostrophe), plus markup and controls. */
-const TEXT_FORBIDDEN = /['&<>\p{Cc}]/u;
-const plain = lazy(() =>
-  z.refine<string>((v) => !TEXT_FORBIDDEN.test(v), {
-    error: "must not contain ', &, <, > or control characters",
-  }),
-);
+export { ID_RULES, type IdRule, MSISDN_RULE, UUID_V4 } from './rules';
+
+/** A length bound, checked first: nothing after it runs on a longer value. */
+export const atMost = (max: number, what = 'characters') =>
+  z.maxLength(max, { error: `must be at most ${max} ${what}`, abort: true });
+/** A rule of rules.ts as a zod check. */
+const rule = (test: (value: string) => boolean, error: string) =>
+  z.refine<string>(test, { error, abort: true });
+const plain = lazy(() => rule((v) => !hasForbiddenText(v), TEXT_RULE));
 
 /**
  * A whole number (a safe integer) of at least `min`, `what` naming its unit in the message.
@@ -43,63 +45,101 @@ const stringOf = (what: string) =>
   });
 
 export const uuidV4 = lazy(() =>
-  stringOf('a UUID version 4 string').check(
-    z.regex(UUID_V4, { error: 'must be a UUID version 4' }),
-  ),
+  stringOf('a UUID version 4 string').check(rule(isUuidV4, 'must be a UUID version 4')),
 );
 
-/** Amounts are strings (spec 2.2): a positive decimal such as "100" or "12.50". */
+/**
+ * Amounts are strings (spec 2.2): a positive decimal such as "100" or "12.50", of at
+ * most 23 characters (spec 8). Its decimals against its currency: `minorUnitsOf`.
+ */
 export const amount = lazy(() =>
   stringOf('a decimal string like "10.50"').check(
-    z.regex(DECIMAL, {
-      error: 'must be a positive decimal string such as "100" or "12.50"',
-      abort: true,
-    }),
+    atMost(MAX.amount),
+    rule(isDecimal, 'must be a positive decimal string such as "100" or "12.50"'),
     z.refine((v) => Number(v) > 0, { error: 'must be greater than zero' }),
   ),
 );
 
 export const currency = lazy(() =>
   stringOf('a currency code like "EUR"').check(
-    z.regex(/^[A-Z]{3}$/, { error: 'must be an ISO 4217 code of three capitals' }),
+    rule(isCurrencyCode, 'must be an ISO 4217 code of three capitals'),
   ),
 );
 
+/**
+ * An object's amounts against their currencies' minor units (ISO 4217: none for UGX, 2
+ * for EUR, 3 for KWD): each pair is `[amountField, currencyField]`, checked when both are
+ * there and well formed.
+ */
+export const minorUnitsOf = <T extends object>(...pairs: [keyof T & string, keyof T & string][]) =>
+  z.superRefine<T>((value, ctx) => {
+    const fields = value as Record<string, unknown>;
+    for (const [amountField, currencyField] of pairs) {
+      const [sum, code] = [fields[amountField], fields[currencyField]];
+      const message =
+        typeof sum === 'string' && typeof code === 'string' && minorUnitProblem(sum, code);
+      if (message) ctx.issues.push({ code: 'custom', message, input: sum, path: [amountField] });
+    }
+  });
+
 export const email = lazy(() =>
-  z.string().check(z.regex(EMAIL, { error: 'must be an e-mail address' })),
+  z.string().check(atMost(MAX.email), rule(isEmail, ID_RULES.email[1])),
 );
 
-export const msisdn = lazy(() => z.string().check(z.regex(MSISDN, { error: MSISDN_RULE })));
+export const msisdn = lazy(() =>
+  z.string().check(atMost(MAX.msisdn, 'digits'), rule(isMsisdn, MSISDN_RULE)),
+);
 
-/** Restricted strings of the standard-style interface (spec 2.4) and free texts. */
-export const plainText = lazy(() => z.string().check(plain()));
+/** Restricted strings of the standard-style interface (spec 2.4) and free texts: 256 at most. */
+export const plainText = lazy(() => z.string().check(atMost(MAX.text), plain()));
 
-/** externalId: free text, but the service rejects some characters in it. */
-export const externalId = lazy(() => z.string().check(plain()));
+/** externalId: free text of at most 256 characters, without the characters the service rejects. */
+export const externalId = plainText;
+
+/** Any other text (names, codes): at most 256 characters, nothing invisible in it. */
+export const freeText = lazy(() =>
+  z.string().check(
+    z.minLength(1, { error: 'must not be empty', abort: true }),
+    atMost(MAX.text),
+    rule((v) => !hasInvisible(v), 'must not contain control or invisible format characters'),
+  ),
+);
 
 /** payerMessage / payeeNote: history texts, at most 160 characters (MTN answers 400 beyond). */
-export const note = lazy(() =>
-  z.string().check(z.maxLength(160, { error: 'must be at most 160 characters' }), plain()),
-);
+export const note = lazy(() => z.string().check(atMost(MAX.note), plain()));
 
 export const partyIdType = lazy(() =>
   z.enum(['MSISDN', 'EMAIL', 'PARTY_CODE'] satisfies PartyIdType[]),
 );
 
-const partyIdRules = {
-  MSISDN: [MSISDN, MSISDN_RULE],
-  EMAIL: [EMAIL, 'must be an e-mail address'],
-  PARTY_CODE: [ANY_UUID, 'must be a UUID'],
-} as const;
+/**
+ * An identifier checked against its kind, named by another field (`partyIdType`,
+ * `accountHolderIdType`, ...): the length first, then the kind's rule. A kind without a
+ * rule is left to the service.
+ */
+export const idOfKind = <T extends object>(
+  kindField: keyof T & string,
+  idField: keyof T & string,
+  rules: Readonly<Partial<Record<string, IdRule>>>,
+) =>
+  z.superRefine<T>((value, ctx) => {
+    const fields = value as Record<string, unknown>;
+    const kind = String(fields[kindField]);
+    const found = Object.hasOwn(rules, kind) ? rules[kind] : undefined;
+    const id = fields[idField];
+    if (found === undefined || typeof id !== 'string') return;
+    const [test, message, max] = found;
+    const problem = id.length > max ? `must be at most ${max} characters` : !test(id) && message;
+    if (problem) ctx.issues.push({ code: 'custom', message: problem, input: id, path: [idField] });
+  });
 
 /** Party (spec 2.1): partyId validated per partyIdType. */
 export const party = lazy(() =>
   z.strictObject({ partyIdType: partyIdType(), partyId: z.string() }).check(
-    z.superRefine((value, ctx) => {
-      const [pattern, message] = partyIdRules[value.partyIdType];
-      if (!pattern.test(value.partyId)) {
-        ctx.issues.push({ code: 'custom', message, input: value.partyId, path: ['partyId'] });
-      }
+    idOfKind<{ partyIdType: PartyIdType; partyId: string }>('partyIdType', 'partyId', {
+      MSISDN: ID_RULES.msisdn,
+      EMAIL: ID_RULES.email,
+      PARTY_CODE: ID_RULES.uuid,
     }),
   ),
 );

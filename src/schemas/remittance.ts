@@ -5,6 +5,7 @@ import {
   currency,
   email,
   externalId,
+  minorUnitsOf,
   msisdn,
   note,
   type Party,
@@ -17,28 +18,35 @@ import { type TransactionResult, transactionResultShape } from './transactions';
 
 /** Cash transfer body (spec 2.3); `orginatingCountry` is spelled as the specification does. */
 export const cashTransferBody = lazy(() =>
-  z.strictObject({
-    amount: amount(),
-    currency: z.optional(currency()),
-    payee: z.optional(party()),
-    externalId: z.optional(externalId()),
-    orginatingCountry: z
-      .string()
-      .check(z.minLength(1, { error: 'is required: the country the request came from' })),
-    originalAmount: amount(),
-    originalCurrency: currency(),
-    payerMessage: z.optional(note()),
-    payeeNote: z.optional(note()),
-    payerIdentificationType: identificationType(),
-    payerIdentificationNumber: plainText().check(z.minLength(1, { error: 'must not be empty' })),
-    payerIdentity: z.optional(plainText()),
-    payerFirstName: z.optional(plainText()),
-    payerSurName: z.optional(plainText()),
-    payerLanguageCode: z.optional(plainText()),
-    payerEmail: z.optional(email()),
-    payerMsisdn: z.optional(msisdn()),
-    payerGender: z.optional(plainText()),
-  }),
+  z
+    .strictObject({
+      amount: amount(),
+      currency: z.optional(currency()),
+      payee: z.optional(party()),
+      externalId: z.optional(externalId()),
+      orginatingCountry: plainText().check(
+        z.minLength(1, { error: 'is required: the country the request came from' }),
+      ),
+      originalAmount: amount(),
+      originalCurrency: currency(),
+      payerMessage: z.optional(note()),
+      payeeNote: z.optional(note()),
+      payerIdentificationType: identificationType(),
+      payerIdentificationNumber: plainText().check(z.minLength(1, { error: 'must not be empty' })),
+      payerIdentity: z.optional(plainText()),
+      payerFirstName: z.optional(plainText()),
+      payerSurName: z.optional(plainText()),
+      payerLanguageCode: z.optional(plainText()),
+      payerEmail: z.optional(email()),
+      payerMsisdn: z.optional(msisdn()),
+      payerGender: z.optional(plainText()),
+    })
+    .check(
+      minorUnitsOf<CashTransferBody>(
+        ['amount', 'currency'],
+        ['originalAmount', 'originalCurrency'],
+      ),
+    ),
 );
 
 /** What a cash transfer sends. `orginatingCountry` is spelled as the service spells it. */

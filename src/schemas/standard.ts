@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { amount, plainText } from './common';
+import { amount, currency, ID_RULES, idOfKind, minorUnitsOf, plainText } from './common';
 import { lazy } from './lazy';
 import { knownString, tolerant } from './tolerant';
 
@@ -31,33 +31,37 @@ export const standardDisbursementBody = lazy(() => {
       z.minLength(1, { error: 'must not be empty' }),
       z.maxLength(256, { error: 'must be at most 256 characters' }),
     );
-  const partyEntry = z.strictObject({
-    key: z.enum(PARTY_KEYS satisfies readonly StandardPartyEntry['key'][]),
-    value: text256,
-  });
+  const partyEntry = z
+    .strictObject({
+      key: z.enum(PARTY_KEYS satisfies readonly StandardPartyEntry['key'][]),
+      value: text256,
+    })
+    .check(idOfKind<StandardPartyEntry>('key', 'value', { msisdn: ID_RULES.msisdn }));
   const creditEntry = z.strictObject({
     key: z.enum(['accountid'], {
       error: 'must be "accountid": the only credit party key allowed',
     }),
     value: text256,
   });
-  return z.strictObject({
-    requestingOrganisationTransactionReference: z.optional(
-      plainText().check(z.maxLength(256, { error: 'must be at most 256 characters' })),
-    ),
-    debitParty: entries(partyEntry, 'entry'),
-    creditParty: z.optional(entries(creditEntry, 'entry')),
-    amount: amount().check(z.maxLength(23, { error: 'must be at most 23 characters' })),
-    currency: z.string().check(z.regex(/^[A-Z]{3}$/, { error: 'must be a three-letter code' })),
-    descriptionText: z.optional(
-      plainText().check(z.maxLength(160, { error: 'must be at most 160 characters' })),
-    ),
-    customData: z.optional(
-      z
-        .array(z.strictObject({ key: text256, value: text256 }))
-        .check(z.maxLength(20, { error: 'must have at most 20 entries' })),
-    ),
-  });
+  return z
+    .strictObject({
+      requestingOrganisationTransactionReference: z.optional(
+        plainText().check(z.maxLength(256, { error: 'must be at most 256 characters' })),
+      ),
+      debitParty: entries(partyEntry, 'entry'),
+      creditParty: z.optional(entries(creditEntry, 'entry')),
+      amount: amount(),
+      currency: currency(),
+      descriptionText: z.optional(
+        plainText().check(z.maxLength(160, { error: 'must be at most 160 characters' })),
+      ),
+      customData: z.optional(
+        z
+          .array(z.strictObject({ key: text256, value: text256 }))
+          .check(z.maxLength(20, { error: 'must have at most 20 entries' })),
+      ),
+    })
+    .check(minorUnitsOf<StandardDisbursementBody>(['amount', 'currency']));
 });
 
 /** An identifier of a party on the standard-style interface. */

@@ -1,5 +1,14 @@
 import * as z from 'zod/mini';
-import { amount, currency, externalId, note, type Party, party, uuidV4 } from './common';
+import {
+  amount,
+  currency,
+  externalId,
+  minorUnitsOf,
+  note,
+  type Party,
+  party,
+  uuidV4,
+} from './common';
 import { lazy } from './lazy';
 import {
   looseString,
@@ -17,14 +26,16 @@ import {
 
 /** Transfer and deposit body. */
 export const transferBody = lazy(() =>
-  z.strictObject({
-    amount: amount(),
-    currency: currency(),
-    externalId: z.optional(externalId()),
-    payee: party(),
-    payerMessage: z.optional(note()),
-    payeeNote: z.optional(note()),
-  }),
+  z
+    .strictObject({
+      amount: amount(),
+      currency: currency(),
+      externalId: z.optional(externalId()),
+      payee: party(),
+      payerMessage: z.optional(note()),
+      payeeNote: z.optional(note()),
+    })
+    .check(minorUnitsOf<TransferBody>(['amount', 'currency'])),
 );
 
 /** What a transfer or a deposit sends. */
@@ -43,14 +54,16 @@ export interface TransferBody {
 }
 
 export const refundBody = lazy(() =>
-  z.strictObject({
-    amount: amount(),
-    currency: currency(),
-    externalId: z.optional(externalId()),
-    payerMessage: z.optional(note()),
-    payeeNote: z.optional(note()),
-    referenceIdToRefund: uuidV4(),
-  }),
+  z
+    .strictObject({
+      amount: amount(),
+      currency: currency(),
+      externalId: z.optional(externalId()),
+      payerMessage: z.optional(note()),
+      payeeNote: z.optional(note()),
+      referenceIdToRefund: uuidV4(),
+    })
+    .check(minorUnitsOf<RefundBody>(['amount', 'currency'])),
 );
 
 /** What a refund sends. */

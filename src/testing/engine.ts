@@ -1,3 +1,4 @@
+import { withoutTrailingSlashes } from '../core/url';
 import { ApiUserStore } from './api-users';
 import { deliveryRefusal } from './callback-hosts';
 import { CallbackSender } from './callbacks';
@@ -81,7 +82,7 @@ export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
   );
   const deliveries = new DeliveryLog();
   let requests: RecordedRequest[] = [];
-  const basePath = new URL(options.baseUrl).pathname.replace(/\/+$/, '');
+  const basePath = withoutTrailingSlashes(new URL(options.baseUrl).pathname);
 
   async function handle(request: Request): Promise<Response | Drop> {
     const url = new URL(request.url);

@@ -1,3 +1,4 @@
+import { withoutTrailingSlashes } from '../core/url';
 import type { Fault } from './types';
 
 interface Armed {
@@ -65,7 +66,7 @@ export function matches(match: string | undefined, method: string, path: string)
   if (match === undefined || match.trim() === '') return true;
   const [first, second] = match.trim().split(/\s+/, 2);
   const wantedMethod = second === undefined ? undefined : first?.toUpperCase();
-  const prefix = (second ?? first ?? '').replace(/\/+$/, '');
+  const prefix = withoutTrailingSlashes(second ?? first ?? '');
   if (wantedMethod !== undefined && wantedMethod !== method.toUpperCase()) return false;
   return prefix === '' || path === prefix || path.startsWith(`${prefix}/`);
 }

@@ -1,3 +1,4 @@
+import { withoutTrailingSlashes } from '../core/url';
 import { isDecimal } from './decimal';
 import { HOST_NAME, hostList } from './hosts';
 import type { SimulatorOptions } from './types';
@@ -28,7 +29,7 @@ export interface ResolvedOptions {
 
 export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions {
   const resolved: ResolvedOptions = {
-    baseUrl: (options.baseUrl ?? 'https://sandbox.momo.test').replace(/\/+$/, ''),
+    baseUrl: withoutTrailingSlashes(options.baseUrl ?? 'https://sandbox.momo.test'),
     subscriptionKey: options.subscriptionKey ?? 'sim-subscription-key',
     apiUser: { id: DEFAULT_API_USER_ID, key: 'sim-api-key', ...options.apiUser },
     targetEnvironment: options.targetEnvironment ?? 'sandbox',

@@ -17,6 +17,8 @@ import {
   isRateLimitError,
   MomoClient,
   type NodeListener,
+  type NormalizeMsisdnOptions,
+  normalizeMsisdn,
   type OperationPromise,
   parseCallback,
   Remittance,
@@ -150,5 +152,15 @@ describe('public surface', () => {
     expectTypeOf(handler).toEqualTypeOf<CallbackHandler>();
     expectTypeOf(toNodeListener(handler)).toEqualTypeOf<NodeListener>();
     expectTypeOf(parseCallback({})).toEqualTypeOf<CallbackEvent>();
+  });
+
+  it('normalizeMsisdn', () => {
+    expectTypeOf(normalizeMsisdn('0772 123456', { countryCode: '256' })).toEqualTypeOf<string>();
+    expectTypeOf<NormalizeMsisdnOptions>().toEqualTypeOf<{
+      countryCode: string;
+      field?: string | undefined;
+    }>();
+    // @ts-expect-error the country calling code is required
+    normalizeMsisdn('0772 123456', {});
   });
 });

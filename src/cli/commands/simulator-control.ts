@@ -1,3 +1,4 @@
+import { withoutTrailingSlashes } from '../../core/url';
 import { flagOrEnv, parseCommand } from '../args';
 import type { Command } from '../command';
 import { CliFailure, ExitCode, printJson } from '../output';
@@ -38,7 +39,7 @@ function controlCommand(verb: 'approve' | 'decline'): Command {
       );
       const referenceId = args.positionals[0] ?? '';
       const base = flagOrEnv(args.text('base-url'), io.env, 'MOMO_BASE_URL', DEFAULT_SIMULATOR_URL);
-      const url = `${base.replace(/\/+$/, '')}/_simulator/operations/${encodeURIComponent(referenceId)}/${verb}`;
+      const url = `${withoutTrailingSlashes(base)}/_simulator/operations/${encodeURIComponent(referenceId)}/${verb}`;
       let response: Response;
       try {
         // JSON, as the control routes demand of every POST (a browser form cannot send it).
