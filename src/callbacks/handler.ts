@@ -2,35 +2,29 @@ import type { ClientContext } from '../context';
 import { isNotFoundError, ValidationError, type ValidationIssue } from '../errors';
 import { shareOutcome, trackedByJournal } from '../scale-out/callbacks';
 import { isFinal, type StatusLike, UUID_V4 } from '../schemas/common';
-import type { TransactionStatus } from '../schemas/tolerant';
 import { DEFAULT_READ_TIMEOUT_MS, readRequestBody } from './body';
 import { Confirmer } from './confirmer';
+import type { ConfirmedCallback } from './events';
+import { DeliveredOnce } from './once';
 import { type CallbackEvent, parseCallback } from './parse';
+import { routeReader } from './route';
+import { tokenMatches } from './token';
 import { type CallbackSeen, tracedHandler } from './traced';
 
-/** What `onEvent` receives: a callback whose outcome was checked against the service. */
-export interface ConfirmedCallback {
-  referenceId: string;
-  /** The operation that created it, when this process knows (e.g. `collection.requestToPay`). */
-  operation: string | undefined;
-  /** The status the service's lookup gave (not the callback's claim). */
-  status: TransactionStatus;
-  /** The lookup result; absent when the operation has no status lookup (`confirmed: false`). */
-  result: StatusLike | undefined;
-  /** The callback as received. */
-  callback: CallbackEvent;
-  /**
-   * `true`: a status lookup agreed with the callback. `false`: the API gives the
-   * operation no lookup (standard-style disbursement, voucher redeem): unverified.
-   */
-  confirmed: boolean;
-}
+export type { ConfirmedCallback } from './events';
 
 /** Options of `momo.callbacks.handler()`. */
 export interface CallbackHandlerOptions {
-  /** Called once per accepted callback; throwing makes the handler answer 500. */
+  /**
+   * Called once per operation and final status (a replay is answered 200 and not passed
+   * on; a PENDING is passed on each time it is confirmed); throwing makes the handler
+   * answer 500, and the next delivery calls it again.
+   */
   onEvent?(event: ConfirmedCallback): void | Promise<void>;
-  /** Template the callbacks come in on; default the client's `callbackUrl`. */
+  /**
+   * Template the callbacks come in on, an absolute URL or a path (`/momo/{referenceId}`);
+   * default the client's `callbackUrl`. Requests on another path get 404.
+   */
   callbackUrl?: string;
   /**
    * Status lookup for ids this process did not create or wait on (e.g. after a restart):
@@ -73,8 +67,10 @@ export function createCallbackHandler(
 ): CallbackHandler {
   const limits = handlerLimits(options);
   const template = options.callbackUrl ?? ctx.config.callbackUrl;
-  const idFromUrl = referenceIdReader(template);
+  const readRoute = routeReader(template);
+  const secret = ctx.config.callbackSecret;
   const log = ctx.config.log;
+  const once = new DeliveredOnce();
   // Once per lookup made, however many callbacks share it. A final result reaches the
   // journal and the other instances; this process's waits are woken by the handler once
   // onEvent has run (a partner's receiver records the outcome before an awaiting caller
@@ -95,6 +91,8 @@ export function createCallbackHandler(
     if (request.method !== 'PUT' && request.method !== 'POST') {
       return answer(405, { error: 'callbacks are PUT or POST' }, { allow: 'PUT, POST' });
     }
+    const route = readRoute(request.url);
+    if (!route) return answer(404, { error: 'not a callback route' });
     const text = await readRequestBody(request, limits.readTimeoutMs);
     if (typeof text !== 'string') {
       return answer(text.status, { error: text.error }, { connection: 'close' });
@@ -105,7 +103,7 @@ export function createCallbackHandler(
     } catch (error) {
       return answer(400, { error: (error as Error).message });
     }
-    const fromUrl = idFromUrl(request.url);
+    const fromUrl = route.referenceId;
     const referenceId = event.referenceId ?? fromUrl;
     if (!referenceId || !UUID_V4.test(referenceId)) {
       return answer(400, { error: 'no reference id (UUID v4) in the body or the URL' });
@@ -114,6 +112,15 @@ export function createCallbackHandler(
       return answer(400, { error: 'the body and the URL name different reference ids' });
     }
     if (seen) seen.referenceId = referenceId;
+    // A token is checked whenever one came: a wrong one is a forgery, whatever the lookup says.
+    const tokenOk =
+      secret !== undefined && route.token !== undefined
+        ? tokenMatches(secret.reveal(), referenceId, route.token)
+        : undefined;
+    if (tokenOk === false) {
+      log('warn', 'callback with a wrong callback token refused', { referenceId });
+      return answer(401, { error: 'wrong callback token' });
+    }
 
     // Not created or awaited here: the journal (shared across instances) may know it.
     const tracked = ctx.operations.get(referenceId) ?? (await trackedByJournal(ctx, referenceId));
@@ -152,24 +159,45 @@ export function createCallbackHandler(
       }
     }
 
-    if (!lookup) await shareOutcome(ctx, referenceId, undefined, event.status);
-    try {
-      await options.onEvent?.({
-        referenceId,
-        operation: tracked?.operation,
-        status: result?.status ?? event.status,
-        result,
-        callback: event,
-        confirmed: result !== undefined,
-      });
-    } catch {
-      log('error', 'callback onEvent threw', context);
-      return answer(500, { error: 'the receiver failed; send it again later' });
-    } finally {
-      // The truth, whatever the callback claimed: a final result ends the waits on this id.
-      if (result && isFinal(result)) ctx.poller.wake(referenceId, result);
+    const verifiedBy = result !== undefined ? 'lookup' : tokenOk ? 'token' : undefined;
+    const status = result?.status ?? event.status;
+    if (verifiedBy === undefined) {
+      log('warn', UNVERIFIED, { ...context, claimed: event.status });
     }
-    return answer(200, { received: true });
+    const deliver = async () => {
+      // Only a verified outcome settles: an unverified claim leaves the operation pending.
+      if (verifiedBy === 'token') await shareOutcome(ctx, referenceId, undefined, status);
+      try {
+        await options.onEvent?.({
+          referenceId,
+          operation: tracked?.operation,
+          status,
+          result,
+          callback: event,
+          confirmed: verifiedBy !== undefined,
+          verifiedBy,
+        } as ConfirmedCallback);
+      } catch (error) {
+        log('error', 'callback onEvent threw', context);
+        throw error;
+      } finally {
+        // The truth, whatever the callback claimed: a final result ends the waits on this id.
+        if (result && isFinal(result)) ctx.poller.wake(referenceId, result);
+      }
+    };
+    // Once per operation and final status; a non-final one is passed on each time.
+    const key = `${referenceId.toLowerCase()} ${status} ${verifiedBy ?? 'unverified'}`;
+    let delivered: 'delivered' | 'duplicate' = 'delivered';
+    try {
+      if (isFinal({ status })) delivered = await once.deliver(key, deliver);
+      else await deliver();
+    } catch {
+      return answer(500, { error: 'the receiver failed; send it again later' });
+    }
+    const body =
+      delivered === 'duplicate' ? { received: true, duplicate: true } : { received: true };
+    // An unverified claim is answered 200 too (the sender has nothing to retry), saying so.
+    return answer(200, verifiedBy === undefined ? { ...body, confirmed: false } : body);
   };
   const handler = tracedHandler(handle, ctx.config.telemetry, template);
   readTimeoutOf.set(handler, limits.readTimeoutMs);
@@ -177,6 +205,9 @@ export function createCallbackHandler(
 }
 
 const RETRY_LATER = { 'retry-after': '1' };
+const UNVERIFIED =
+  'unverified callback for an operation without a status lookup: not settled (a callback ' +
+  'settles it only with its callback token: client option callbackSecret)';
 
 /** The handler's limits, checked: a ValidationError names a bad option. */
 function handlerLimits(options: CallbackHandlerOptions) {
@@ -199,39 +230,4 @@ function handlerLimits(options: CallbackHandlerOptions) {
     confirmIntervalMs,
     readTimeoutMs: readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS,
   };
-}
-
-/**
- * Reads `{referenceId}` back out of a callback URL: by the template's shape when there
- * is one, else from the last path segment that is a UUID.
- */
-function referenceIdReader(template: string | undefined): (url: string) => string | undefined {
-  const pattern = template?.includes('{referenceId}') ? templatePattern(template) : undefined;
-  return (url) => {
-    const parsed = URL.canParse(url) ? new URL(url) : undefined;
-    if (!parsed) return undefined;
-    const target = `${parsed.pathname}${parsed.search}`;
-    const matched = pattern?.exec(target)?.[1];
-    if (matched) return safeDecode(matched);
-    const segments = parsed.pathname.split('/').map(safeDecode);
-    return segments.reverse().find((s) => UUID_V4.test(s));
-  };
-}
-
-function templatePattern(template: string): RegExp {
-  const url = new URL(template.replaceAll('{referenceId}', 'REFERENCE-ID-PLACEHOLDER'));
-  const target = `${url.pathname}${url.search}`;
-  const source = target
-    .split('REFERENCE-ID-PLACEHOLDER')
-    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('([^/?&#]+)');
-  return new RegExp(`^${source}$`);
-}
-
-function safeDecode(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
 }

@@ -1,5 +1,6 @@
 import type { Telemetry } from '../core/telemetry';
 import { UUID_V4 } from '../schemas/common';
+import { routeOf } from './route';
 
 /** What the handler learnt of a callback, for its trace: the reference id, once checked. */
 export interface CallbackSeen {
@@ -19,7 +20,7 @@ export function tracedHandler(
 ): (request: Request) => Promise<Response> {
   // Only the request is passed on: frameworks call handlers with a second argument of theirs.
   if (telemetry === undefined) return (request) => handle(request);
-  const mounted = routeOf(template);
+  const mounted = template === undefined ? undefined : routeOf(template);
   return async (request) => {
     const trace = telemetry.callback({
       method: request.method,
@@ -35,15 +36,6 @@ export function tracedHandler(
       throw error;
     }
   };
-}
-
-/** The path of the callback URL template, `{referenceId}` kept as is (a low-cardinality route). */
-function routeOf(template: string | undefined): string | undefined {
-  if (template === undefined) return undefined;
-  const placeholder = 'momo-reference-id-placeholder';
-  const filled = template.replaceAll('{referenceId}', placeholder);
-  if (!URL.canParse(filled)) return undefined;
-  return new URL(filled).pathname.replaceAll(placeholder, '{referenceId}');
 }
 
 /** Without a template: the request's path, each UUID segment as `{referenceId}`. */

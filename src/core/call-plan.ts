@@ -51,7 +51,7 @@ export function planCall<T>(
     referenceId,
     callbackUrl:
       op.callback && callbackTemplate !== undefined
-        ? fillCallbackUrl(callbackTemplate, referenceId ?? '')
+        ? fillCallbackUrl(callbackTemplate, referenceId ?? '', config.callbackSecret)
         : undefined,
     credentials: op.auth === 'none' ? undefined : config.credentials(op.product),
     timeoutMs: options.timeoutMs ?? config.timeoutMs,

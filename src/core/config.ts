@@ -25,6 +25,8 @@ export interface Config {
   /** X-Account-Holding-Institution-Identifier (standard-style endpoints). */
   institution: string;
   callbackUrl: string | undefined;
+  /** Option `callbackSecret`: the key of the callback tokens (src/callbacks/token.ts). */
+  callbackSecret: Secret | undefined;
   /** Hosts besides loopback that may be reached over plain http (option allowInsecureHosts). */
   allowInsecureHosts: InsecureHosts;
   timeoutMs: number;
@@ -85,8 +87,19 @@ export function resolveConfig(options: MomoClientOptions): Config {
     'accountHoldingInstitutionIdentifier',
     'must be a non-empty string',
   );
+  const { callbackSecret } = options;
+  need(
+    callbackSecret === undefined ||
+      (typeof callbackSecret === 'string' && callbackSecret.length >= 32),
+    'callbackSecret',
+    'must be a string of 32 characters or more',
+  );
   if (options.callbackUrl !== undefined) {
-    const rules = { targetEnvironment: String(options.targetEnvironment), allowInsecureHosts };
+    const rules = {
+      targetEnvironment: String(options.targetEnvironment),
+      allowInsecureHosts,
+      callbackSecret,
+    };
     const problem = checkCallbackUrl(options.callbackUrl, rules);
     need(!problem, 'callbackUrl', problem ?? '');
   }
@@ -135,6 +148,7 @@ export function resolveConfig(options: MomoClientOptions): Config {
   if (issues.length > 0) throw new ValidationError(issues);
 
   const scrubber = new SecretScrubber();
+  if (callbackSecret !== undefined) scrubber.add(callbackSecret);
   const credentials = memoCredentials(options, scrubber);
   const keyOf = (p: ProductName) => options[p]?.subscriptionKey ?? options.subscriptionKey;
   const subscriptionKeys = {
@@ -147,6 +161,7 @@ export function resolveConfig(options: MomoClientOptions): Config {
     targetEnvironment: options.targetEnvironment,
     institution: options.accountHoldingInstitutionIdentifier ?? options.targetEnvironment,
     callbackUrl: options.callbackUrl,
+    callbackSecret: callbackSecret === undefined ? undefined : new Secret(callbackSecret),
     allowInsecureHosts,
     timeoutMs: options.timeoutMs ?? 30_000,
     retry: {

@@ -144,6 +144,15 @@ export interface MomoClientOptions {
    */
   callbackUrl?: string | undefined;
   /**
+   * Authenticates callbacks (32 characters or more; keep it like an API key). With it,
+   * every callback URL the SDK sends carries a per-operation token, `HMAC-SHA256` of the
+   * reference id under this secret: at the template's `{callbackToken}`, or appended as
+   * the query parameter `callbackToken`. The handler refuses a wrong token (401), and only
+   * a callback with the right one may settle an operation that has no status lookup
+   * (voucher redeem, standard-style disbursement). Give every instance the same secret.
+   */
+  callbackSecret?: string | undefined;
+  /**
    * Host names (no scheme or port) that `baseUrl` and callback URLs may reach over plain
    * http besides loopback, e.g. `['momo-sim']` for a simulator in docker-compose. For
    * test hosts only: nothing sent to them is encrypted.

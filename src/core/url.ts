@@ -1,4 +1,6 @@
+import { callbackToken, TOKEN_PARAMETER, TOKEN_PLACEHOLDER } from '../callbacks/token';
 import type { ValidationIssue } from '../errors';
+import type { Secret } from './secret';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
@@ -69,6 +71,8 @@ export function withoutTrailingSlashes(value: string): string {
 export interface CallbackUrlRules {
   targetEnvironment: string;
   allowInsecureHosts: InsecureHosts;
+  /** Whether a `{callbackToken}` can be filled in (the client's `callbackSecret`). */
+  callbackSecret?: unknown;
 }
 
 /**
@@ -82,7 +86,14 @@ export function checkCallbackUrl(
   rules: CallbackUrlRules = { targetEnvironment: 'sandbox', allowInsecureHosts: NO_HOSTS },
 ): string | undefined {
   if (typeof value !== 'string') return 'must be a string URL';
-  const url = parseUrl(value.replaceAll('{referenceId}', '00000000-0000-4000-8000-000000000000'));
+  if (value.includes(TOKEN_PLACEHOLDER) && rules.callbackSecret === undefined) {
+    return `has ${TOKEN_PLACEHOLDER} but the client has no callbackSecret to derive it from`;
+  }
+  const url = parseUrl(
+    value
+      .replaceAll('{referenceId}', '00000000-0000-4000-8000-000000000000')
+      .replaceAll(TOKEN_PLACEHOLDER, 'token'),
+  );
   if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
     return 'must be an absolute http(s) URL';
   }
@@ -94,8 +105,22 @@ export function checkCallbackUrl(
   );
 }
 
-export function fillCallbackUrl(template: string, referenceId: string): string {
-  return template.replaceAll('{referenceId}', encodeURIComponent(referenceId));
+/**
+ * The callback URL of one operation: `{referenceId}` filled in and, with a callback
+ * secret, its token at `{callbackToken}` (appended as a query parameter otherwise).
+ */
+export function fillCallbackUrl(
+  template: string,
+  referenceId: string,
+  secret: Secret | undefined,
+): string {
+  const url = template.replaceAll('{referenceId}', encodeURIComponent(referenceId));
+  if (secret === undefined) return url;
+  const token = callbackToken(secret.reveal(), referenceId);
+  if (url.includes(TOKEN_PLACEHOLDER)) return url.replaceAll(TOKEN_PLACEHOLDER, token);
+  const hash = url.indexOf('#');
+  const [head, tail] = hash < 0 ? [url, ''] : [url.slice(0, hash), url.slice(hash)];
+  return `${head}${head.includes('?') ? '&' : '?'}${TOKEN_PARAMETER}=${token}${tail}`;
 }
 
 /**

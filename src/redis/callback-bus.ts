@@ -4,7 +4,8 @@ import { type RedisClient, RedisConnection, type RedisOptions } from './connecti
 type Listener = (event: CallbackBusEvent) => void;
 
 /**
- * Confirmed callback results over Redis pub/sub, channel `<prefix>callbacks`: sharded
+ * Confirmed callback results over Redis pub/sub, taken by every instance as a hint to look
+ * up at once (never as the outcome: a PUBLISH on the channel proves nothing), channel `<prefix>callbacks`: sharded
  * pub/sub (SPUBLISH, SSUBSCRIBE: one shard carries it) on a node-redis cluster and on an
  * ioredis `Cluster` created with `shardedSubscribers: true`, classic pub/sub otherwise
  * (a cluster forwards it to every node). Pub/sub keeps nothing: an instance that is

@@ -3,16 +3,21 @@ import { isFinal, type StatusLike, UUID_V4 } from '../schemas/common';
 import type { ComponentHealth } from './health';
 import { requireMethods } from './journal-keeper';
 
-/** A final result that a status lookup confirmed after a callback, shared with every instance. */
+/**
+ * A final result that a status lookup confirmed after a callback, shared with every
+ * instance. A receiver takes it as a hint, never as the outcome: it makes the waits on
+ * `referenceId` look the operation up now, and only that lookup can end them.
+ */
 export interface CallbackBusEvent {
   referenceId: string;
-  /** The lookup result (SUCCESSFUL or FAILED), not the callback's claim. */
+  /** The lookup result (SUCCESSFUL or FAILED) the publisher saw; informative only. */
   result: StatusLike;
 }
 
 /**
  * Carries confirmed callback results between the instances of one deployment, so that
- * a callback received by any of them ends the `wait()` wherever it runs.
+ * a callback received by any of them makes the `wait()` wherever it runs look up at once.
+ * Whoever can publish on it can cost a lookup per wait on an id, never forge an outcome.
  */
 export interface CallbackBus {
   /** Tells every instance (this one included) about a confirmed final result. */
@@ -43,7 +48,7 @@ export class CallbackFanOut {
     if (bus) this.#listen(bus, poller, RETRY_FIRST_MS);
   }
 
-  /** Shares a final result confirmed here; never throws. */
+  /** Tells the other instances' waits to look up now (a final result confirmed here); never throws. */
   async publish(referenceId: string, result: StatusLike): Promise<void> {
     if (!this.#bus || !isFinal(result)) return;
     try {
@@ -56,9 +61,10 @@ export class CallbackFanOut {
 
   #listen(bus: CallbackBus, poller: Poller, retryMs: number): void {
     const onEvent = (event: CallbackBusEvent) => {
-      // The bus is the partner's own infrastructure; still, only well-formed finals wake.
+      // Only well-formed finals wake, and only as a hint: the woken waits look up now, and
+      // the lookup, not the message, ends them (anybody on the channel could forge one).
       if (!isEvent(event)) return;
-      poller.wake(event.referenceId, event.result);
+      poller.wake(event.referenceId);
     };
     bus.subscribe(onEvent).then(
       () => this.#health.ok(),

@@ -24,8 +24,10 @@ export async function trackedByJournal(
 
 /**
  * What a callback taught this instance, passed on: a final result confirmed by a lookup
- * is marked in the journal and published to every instance's waits. An operation with
- * no lookup is marked from the callback's own final status (the only word there is).
+ * is marked in the journal and published to every instance's waits (as a hint: each
+ * looks it up again). An operation with no lookup is marked from the callback's own final
+ * status only once its callback token was checked (the handler calls this then), and is
+ * never published: nothing waits on it, and a bus message proves nothing.
  */
 export async function shareOutcome(
   ctx: ClientContext,

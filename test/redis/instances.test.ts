@@ -100,7 +100,7 @@ describeWithRedis('many instances on one Redis (real processes, real redis-serve
   );
 
   it(
-    "a callback delivered to process B ends process A's wait without another lookup",
+    "a callback delivered to process B ends process A's wait at once, by A's own lookup",
     SLOW,
     async () => {
       await start();
@@ -140,7 +140,8 @@ describeWithRedis('many instances on one Redis (real processes, real redis-serve
       expect(result).toMatchObject({ status: 'SUCCESSFUL' });
       await until(() => sim.callbacks[0]?.status !== undefined); // B answers after publishing
       expect(sim.callbacks.map((c) => c.status)).toEqual([200]);
-      expect(lookups()).toBe(2); // B's check of the forged callback, and of the real one; none by A
+      // B's check of the forged callback and of the real one; A's lookup on B's hint.
+      expect(lookups()).toBe(3);
     },
   );
 

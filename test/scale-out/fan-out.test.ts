@@ -54,14 +54,14 @@ function twoInstances() {
 }
 
 describe('callback fan-out through a CallbackBus', () => {
-  it("a callback confirmed by B settles A's wait, without a lookup by A", async () => {
+  it("a callback confirmed by B makes A's wait look up at once (the bus is a hint)", async () => {
     const { sim, bus, a, lookups } = twoInstances();
     const accepted = await a.disbursement.deposit(body);
     const waiting = accepted.wait();
     sim.settle(accepted.referenceId, 'SUCCESSFUL');
     const final = await waiting;
     expect(final).toMatchObject({ referenceId: accepted.referenceId, status: 'SUCCESSFUL' });
-    expect(lookups(accepted.referenceId)).toBe(1); // B's confirmation
+    expect(lookups(accepted.referenceId)).toBe(2); // B's confirmation, and A's own lookup
     expect(bus.published).toEqual([
       {
         referenceId: accepted.referenceId,

@@ -220,10 +220,13 @@ describe('journal of operations in flight (default: in memory)', () => {
     expect(error.field).toBe('concurrency');
   });
 
-  it('an operation without a lookup stays pending until its callback comes', async () => {
+  it('an operation without a lookup stays pending until its authenticated callback comes', async () => {
     const { sim, attach } = withCallbacks();
-    const momo = sim.client({ callbackUrl: 'https://partner.test/momo/{referenceId}' });
-    attach(momo.callbacks.handler());
+    const momo = sim.client({
+      callbackUrl: 'https://partner.test/momo/{referenceId}',
+      callbackSecret: 'a-callback-secret-of-32-chars-or-more',
+    });
+    const handler = attach(momo.callbacks.handler());
     const voucher = await momo.collection.redeemVoucher('V-77', {
       externalId: 'voucher-1',
       receiver: { msisdn: PENDING_PAYEE },
@@ -232,6 +235,13 @@ describe('journal of operations in flight (default: in memory)', () => {
     expect(entry?.operation).toBe('collection.redeemVoucher');
     const unresolved = await momo.journal.resume();
     expect(unresolved).toEqual([{ entry: expect.objectContaining(entry), status: 'UNRESOLVED' }]);
+    // A claim without the operation's callback token settles nothing.
+    const forged = new Request(`https://partner.test/momo/${voucher.referenceId}`, {
+      method: 'PUT',
+      body: JSON.stringify({ status: 'FAILED' }),
+    });
+    expect(await (await handler(forged)).json()).toEqual({ received: true, confirmed: false });
+    expect(await momo.journal.pending()).toHaveLength(1);
     sim.settle(voucher.referenceId, 'SUCCESSFUL'); // the callback is the only word on it
     for (let i = 0; i < 100 && (await momo.journal.pending()).length > 0; i++) await sleep(10);
     expect(await momo.journal.pending()).toEqual([]);

@@ -130,10 +130,11 @@ describe('momo.callbacks.handler()', () => {
   it('reads the reference id from the body when the URL has none, and refuses a mismatch', async () => {
     depositService('SUCCESSFUL');
     const momo = slowPolling();
-    const handler = momo.callbacks.handler();
-    const { referenceId } = await momo.disbursement.deposit(transferBody);
     const plain = 'https://partner.test/momo/callbacks';
-    const ok = await handler(callback(plain, { referenceId, status: 'SUCCESSFUL' }));
+    const handler = momo.callbacks.handler();
+    const onPlain = momo.callbacks.handler({ callbackUrl: plain });
+    const { referenceId } = await momo.disbursement.deposit(transferBody);
+    const ok = await onPlain(callback(plain, { referenceId, status: 'SUCCESSFUL' }));
     expect(ok.status).toBe(200);
     const other = 'https://partner.test/momo/callbacks/0f8f3a56-9d1b-4c63-8f2a-2c8e4a0b1d77';
     const mismatch = await handler(callback(other, { referenceId, status: 'SUCCESSFUL' }));
@@ -150,7 +151,9 @@ describe('momo.callbacks.handler()', () => {
     expect((await handler(callback(url, '{not json'))).status).toBe(400);
     expect((await handler(callback(url, { amount: '100' }))).status).toBe(400); // no status
     expect((await handler(callback(url, '[]'))).status).toBe(400);
-    const noId = await handler(callback('https://partner.test/x', { status: 'SUCCESSFUL' }));
+    const noId = await handler(
+      callback('https://partner.test/momo/callbacks/not-a-uuid', { status: 'SUCCESSFUL' }),
+    );
     expect(noId.status).toBe(400);
     expect(events).toEqual([]);
   });
@@ -196,7 +199,7 @@ describe('momo.callbacks.handler()', () => {
     );
   });
 
-  it('passes unverifiable standard-style callbacks on as confirmed: false', async () => {
+  it('passes an unverifiable standard-style callback on as confirmed: false, answered as such', async () => {
     service.server.use(
       tokenHandler('collection'),
       http.post(`${BASE}/collection/v1.2/mm/Transactions/Type/Disbursement`, ({ request }) =>
@@ -219,14 +222,17 @@ describe('momo.callbacks.handler()', () => {
       currency: 'EUR',
     });
     const body = { serverCorrelationId: accepted.correlationId, status: 'completed' };
-    const response = await handler(callback('https://partner.test/momo/standard', body));
+    const response = await handler(callback(accepted.callbackUrl ?? '', body));
     expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ received: true, confirmed: false });
     expect(events[0]).toMatchObject({
       referenceId: accepted.correlationId,
       operation: 'collection.standardDisbursement',
       status: 'SUCCESSFUL',
       confirmed: false,
+      verifiedBy: undefined,
     });
+    expect(await momo.journal.pending()).toHaveLength(1); // an unverified claim settles nothing
   });
 });
 
