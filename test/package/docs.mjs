@@ -72,41 +72,44 @@ export function brokenLinks(root, shipped) {
 
 /**
  * A Markdown file cut into the blocks that must say where a cited file lives: a
- * paragraph, a list item, a table row, a heading, or a fenced code block (whose context
- * includes the paragraph before it). `line` is 1-based.
+ * paragraph, a table row, a heading, a list item (with the paragraph introducing its
+ * list), or a fenced code block (with the block before it). `line` is 1-based.
  */
 function blocksOf(text) {
   const blocks = [];
   let block = null;
   let fence = null;
   const flush = () => {
-    if (block) blocks.push({ ...block, text: block.lines.join('\n'), context: '' });
+    if (block) blocks.push({ line: block.line, item: block.item, text: block.lines.join('\n') });
     block = null;
   };
   text.split('\n').forEach((line, i) => {
     if (fence) {
       fence.lines.push(line);
       if (!/^\s*(```|~~~)/.test(line)) return;
-      const code = fence.lines.join('\n');
-      blocks.push({ line: fence.line, text: code, context: `${fence.before}\n${code}` });
+      blocks.push({ line: fence.line, fence: true, text: fence.lines.join('\n') });
       fence = null;
-      return;
-    }
-    if (/^\s*(```|~~~)/.test(line)) {
+    } else if (/^\s*(```|~~~)/.test(line)) {
       flush();
-      fence = { line: i + 1, lines: [line], before: blocks.at(-1)?.text ?? '' };
+      fence = { line: i + 1, lines: [line] };
     } else if (line.trim() === '') {
       flush();
     } else if (/^\s*(\||#|([-*+]|\d+[.)])\s)/.test(line) || !block) {
       flush();
-      block = { line: i + 1, lines: [line] };
+      block = { line: i + 1, item: /^\s*([-*+]|\d+[.)])\s/.test(line), lines: [line] };
       if (/^\s*(\||#)/.test(line)) flush();
     } else {
       block.lines.push(line);
     }
   });
   flush();
-  for (const b of blocks) b.context ||= b.text;
+  let intro = '';
+  blocks.forEach((b, k) => {
+    const before = blocks[k - 1];
+    if (b.item && !before?.item) intro = before && !before.fence ? before.text : '';
+    const context = b.item ? intro : b.fence ? (before?.text ?? '') : '';
+    b.context = `${context}\n${b.text}`;
+  });
   return blocks;
 }
 
