@@ -12,7 +12,7 @@ export class RedisUnavailableError extends Error {
  * Redis answered and refused the command (`CROSSSLOT`, `WRONGTYPE`, `NOAUTH`, `NOPERM`,
  * `OOM`...): a configuration to fix, not an outage. The SDK still keeps the payment going
  * in memory, but reports it as an error, again and again, and `momo.health()` says
- * `refused`. The message holds the command and the error code only (never keys or values).
+ * `failing`. The message holds the command and the error code only (never keys or values).
  */
 export class RedisCommandError extends Error {
   override readonly name = 'RedisCommandError';

@@ -101,7 +101,7 @@ try {
     }),
   );
   await check('files shipped', () => checkPackedFiles(pack));
-  await check('docs shipped, every relative link resolves in the package', () =>
+  await check('docs shipped, links resolve in the package, repository files cited as such', () =>
     checkPackedDocs(root, pack),
   );
   await check('npm pack on a fresh clone (prepack builds dist/)', () => checkFreshClonePack(root));
