@@ -57,9 +57,9 @@ receiver.on('request', (req, res) => {
 });
 
 const { check, fail, finish } = checklist('Callbacks example');
-/** The event of one reference id, once its callback has arrived (or undefined after 3 s). */
+/** The event of one reference id, once its callback has arrived (or undefined after 10 s). */
 async function eventFor(referenceId: string): Promise<ConfirmedCallback | undefined> {
-  for (let i = 0; i < 150; i++) {
+  for (let i = 0; i < 500; i++) {
     const event = events.find((e) => e.referenceId === referenceId);
     if (event) return event;
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -91,7 +91,7 @@ try {
     `   final: ${paid.status} after ${elapsed} ms (first poll due at ${FIRST_POLL_MS} ms)`,
   );
   check(paid.status === 'SUCCESSFUL', 'request to pay SUCCESSFUL');
-  check(elapsed < FIRST_POLL_MS / 2, 'woken by the callback well before the first poll');
+  check(elapsed < FIRST_POLL_MS, 'woken by the callback before the first poll');
 
   console.log('\n== Deposit to a declining payee; the callback (POST) reports FAILED');
   const deposit = await momo.disbursement.deposit({
@@ -158,7 +158,7 @@ try {
   check(blind.status === 404 && resumed.status === 200, 'lookup confirms ids of earlier runs');
 
   // The simulator records each receiver's answer once it has arrived.
-  for (let i = 0; i < 50 && sim.callbacks.some((c) => c.status === undefined); i++) {
+  for (let i = 0; i < 250 && sim.callbacks.some((c) => c.status === undefined); i++) {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   const delivered = sim.callbacks.map((c) => `${c.method} ${c.status ?? c.error}`);

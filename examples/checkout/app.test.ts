@@ -69,13 +69,14 @@ async function orderStatus(orderId: string): Promise<string> {
 describe('checkout', () => {
   it('marks the order PAID once the payer approves (by callback)', async () => {
     const referenceId = await pay('order-1', '46733123999'); // any other number succeeds
-    await vi.waitFor(async () => expect(await orderStatus('order-1')).toBe('PAID'));
+    // Generous: settling, the callback and its confirming lookup all go over real HTTP.
+    await vi.waitFor(async () => expect(await orderStatus('order-1')).toBe('PAID'), 10_000);
     expect(sim.callbacks.map((c) => c.url)).toContain(`${appUrl}/momo/callbacks/${referenceId}`);
   });
 
   it('marks the order DECLINED when the payer refuses', async () => {
     await pay('order-2', '46733123451'); // the simulator's APPROVAL_REJECTED number
-    await vi.waitFor(async () => expect(await orderStatus('order-2')).toBe('DECLINED'));
+    await vi.waitFor(async () => expect(await orderStatus('order-2')).toBe('DECLINED'), 10_000);
   });
 
   it('marks the order PAID when the callback arrives before the 202', async () => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { isValidationError, MomoClient, toNodeListener } from 'momo-partner-sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { transferBody } from '../support/fake-service';
 import {
   peakRssGrowth,
@@ -18,15 +18,16 @@ import {
 // take seconds: generous deadlines, and no assertion on speed.)
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
+  vi.useRealTimers();
   for (const close of closers.splice(0).reverse()) await close();
 });
 
 async function setUp(
   statusOf?: (id: string) => string,
   handlerOptions: Parameters<typeof startReceiver>[1] = {},
-  lookupDelayMs = 0,
+  lookupDelay: number | Promise<unknown> = 0,
 ) {
-  const provider = await startProvider(statusOf, lookupDelayMs);
+  const provider = await startProvider(statusOf, lookupDelay);
   closers.push(provider.close);
   const receiver = await startReceiver(provider.options, handlerOptions);
   closers.push(receiver.close);
@@ -104,7 +105,10 @@ describe('the callback receiver under attack', () => {
 
   it('answers 503 with Retry-After past maxConfirms lookups at once; the same id shares one', async () => {
     const ids = [randomUUID(), randomUUID(), randomUUID()];
-    const { provider, receiver } = await setUp(() => 'PENDING', { maxConfirms: 2 }, 300);
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    // The lookups are answered once the third callback has been (not after a fixed time).
+    const { provider, receiver } = await setUp(() => 'PENDING', { maxConfirms: 2 }, released);
     for (const referenceId of ids) {
       await receiver.momo.disbursement.deposit(transferBody, { referenceId });
     }
@@ -114,6 +118,7 @@ describe('the callback receiver under attack', () => {
     while (provider.lookups.length < 2) await new Promise((r) => setTimeout(r, 5));
     const third = await putCallback(receiver.url, ids[2] as string, { status: 'SUCCESSFUL' });
     expect(third).toEqual({ status: 503, retryAfter: '1' });
+    release();
     expect((await Promise.all([first, second, sameAsFirst])).map((a) => a.status)).toEqual([
       409, 409, 409,
     ]);
@@ -127,11 +132,13 @@ describe('the callback receiver under attack', () => {
       { confirmIntervalMs: 200 },
     );
     const { referenceId } = await receiver.momo.disbursement.deposit(transferBody);
+    // The receiver's clock moves only when told: a busy machine cannot age a confirmation.
+    vi.useFakeTimers({ toFake: ['Date'] });
     expect((await putCallback(receiver.url, referenceId, { status: 'PENDING' })).status).toBe(200);
     expect((await putCallback(receiver.url, referenceId, { status: 'PENDING' })).status).toBe(200);
     expect(provider.lookups).toHaveLength(1);
     settled.add(referenceId);
-    await new Promise((r) => setTimeout(r, 250));
+    vi.setSystemTime(Date.now() + 250);
     for (let i = 0; i < 20; i++) {
       expect((await putCallback(receiver.url, referenceId, { status: 'SUCCESSFUL' })).status).toBe(
         200,

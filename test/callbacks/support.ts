@@ -5,20 +5,25 @@ import { Readable } from 'node:stream';
 import { type CallbackHandlerOptions, MomoClient, toNodeListener } from 'momo-partner-sdk';
 import { startLoopbackService } from '../support/loopback-service';
 
-/** A loopback provider whose deposit lookups answer `statusOf(id)` after `delayMs`, counted. */
+/**
+ * A loopback provider whose deposit lookups answer `statusOf(id)` after `delay` ms (or once
+ * the `delay` promise has settled), counted.
+ */
 export async function startProvider(
   statusOf: (referenceId: string) => string = () => 'PENDING',
-  delayMs = 0,
+  delay: number | Promise<unknown> = 0,
 ) {
   const lookups: string[] = [];
   const service = await startLoopbackService({
     'GET *': (req, res) => {
       const referenceId = (req.url ?? '').split('/').pop() ?? '';
       lookups.push(referenceId);
-      setTimeout(() => {
+      const answer = () => {
         res.setHeader('content-type', 'application/json');
         res.end(JSON.stringify({ amount: '100', currency: 'EUR', status: statusOf(referenceId) }));
-      }, delayMs);
+      };
+      if (typeof delay === 'number') setTimeout(answer, delay);
+      else void delay.then(answer, answer);
     },
   });
   return { ...service, lookups };

@@ -8,6 +8,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectPendingInRecordOrder } from '../support/journal-order';
 import { type ConnectedClient, connectClient, LIBRARIES } from './support/clients';
+import { until } from './support/instances';
 import { describeWithRedis, RedisServer } from './support/redis-server';
 
 const KEY = 'momo:disbursement:3f1c5e2a-8b4d-4c6e-9a7b-1d2e3f405162:sandbox';
@@ -170,7 +171,7 @@ describeWithRedis('Redis stores (real redis-server)', () => {
           result: { status: 'SUCCESSFUL' as const },
         };
         await publisher.publish(event);
-        for (let i = 0; i < 100 && received.length === 0; i++) await sleep(10);
+        await until(() => received.length > 0);
         expect(received).toEqual([event]);
         await stop();
         await publisher.publish(event);

@@ -8,7 +8,7 @@ import {
 } from 'momo-partner-sdk';
 import { createSimulator } from 'momo-partner-sdk/testing';
 import { v4 as uuidv4 } from 'uuid';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { expectPendingInRecordOrder } from '../support/journal-order';
 
 const PENDING_PAYEE = '46733123453';
@@ -243,7 +243,8 @@ describe('journal of operations in flight (default: in memory)', () => {
     expect(await (await handler(forged)).json()).toEqual({ received: true, confirmed: false });
     expect(await momo.journal.pending()).toHaveLength(1);
     sim.settle(voucher.referenceId, 'SUCCESSFUL'); // the callback is the only word on it
-    for (let i = 0; i < 100 && (await momo.journal.pending()).length > 0; i++) await sleep(10);
-    expect(await momo.journal.pending()).toEqual([]);
+    await vi.waitFor(async () => expect(await momo.journal.pending()).toEqual([]), {
+      timeout: 10_000,
+    });
   });
 });

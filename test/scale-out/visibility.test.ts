@@ -1,6 +1,6 @@
 import { InMemoryJournal, type JournalOutcome, type JournalRecord } from 'momo-partner-sdk';
 import { createSimulator } from 'momo-partner-sdk/testing';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 
 const PENDING_PAYEE = '46733123453'; // stays PENDING until sim.settle()
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -59,10 +59,11 @@ describe('no journal entry is ever invisible', () => {
     }
     for (const list of seen) expect(list).toEqual(all);
     // The copy ended: the journal itself holds every one.
-    for (let i = 0; i < 100 && (await journal.inner.pending()).length < all.length; i++) {
-      await sleep(10);
-    }
-    expect((await journal.inner.pending()).map((e) => e.referenceId).sort()).toEqual(all);
+    await vi.waitFor(
+      async () =>
+        expect((await journal.inner.pending()).map((e) => e.referenceId).sort()).toEqual(all),
+      { timeout: 10_000 },
+    );
 
     // resume() right after another outage sees them all too.
     journal.down = true;

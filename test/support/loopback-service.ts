@@ -5,15 +5,20 @@ import { SECRETS } from './fake-service';
 
 export type Route = (req: IncomingMessage, res: ServerResponse, body: string) => void;
 
-/** A creating call's route answering 202 after `delayMs(n)` ms, n counting its requests from 0. */
-export function acceptAfter(delayMs: number | ((n: number) => number)): Route {
+/**
+ * A creating call's route answering 202 after `delayMs(n)` ms, n counting its requests
+ * from 0, or once the promise `delayMs(n)` gives has settled.
+ */
+export function acceptAfter(delayMs: number | ((n: number) => number | Promise<unknown>)): Route {
   let n = 0;
   return (_req, res) => {
-    const ms = typeof delayMs === 'number' ? delayMs : delayMs(n++);
-    setTimeout(() => {
+    const delay = typeof delayMs === 'number' ? delayMs : delayMs(n++);
+    const accept = () => {
       res.statusCode = 202;
       res.end();
-    }, ms);
+    };
+    if (typeof delay === 'number') setTimeout(accept, delay);
+    else void delay.then(accept, accept);
   };
 }
 

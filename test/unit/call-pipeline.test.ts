@@ -8,7 +8,7 @@ import {
   type MomoClientOptions,
   type Telemetry,
 } from 'momo-partner-sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { transferBody } from '../support/fake-service';
 import { type Route, startLoopbackService } from '../support/loopback-service';
 
@@ -139,7 +139,8 @@ describe('the in-flight slot comes back on every path', () => {
     const calls = Array.from({ length: MAX + 2 }, () =>
       momo.disbursement.deposit(transferBody, { signal: controller.signal }).catch((e) => e),
     );
-    await new Promise((resolve) => setTimeout(resolve, 100)); // MAX in flight, 2 queued
+    const deposits = () => service?.seen.filter((s) => s.path.endsWith('/deposit')) ?? [];
+    await vi.waitFor(() => expect(deposits()).toHaveLength(MAX), { timeout: 10_000 }); // 2 queued
     const reason = new Error('the caller gave up');
     controller.abort(reason);
     expect(await Promise.all(calls)).toEqual(Array(MAX + 2).fill(reason));

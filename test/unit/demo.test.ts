@@ -18,7 +18,7 @@ describe('npm run demo', () => {
       expect(stdout).not.toMatch(/^ +FAIL /m);
       for (const step of ['== 7.', '== 8.', '== 9.']) expect(stdout).toContain(step);
       expect(stdout).toContain('ok   transfer with consent SUCCESSFUL');
-      expect(stdout).toContain('ok   woken by the callback well before the first poll');
+      expect(stdout).toContain('ok   woken by the callback before the first poll');
       expect(stdout).not.toMatch(/sim-subscription-key|sim-api-key/);
     },
     TIMEOUT_MS,

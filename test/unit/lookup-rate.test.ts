@@ -87,8 +87,9 @@ describe('the lookup gate of a client', () => {
     for (let i = 1; i < sentAt.length; i++) {
       expect((sentAt[i] as number) - (sentAt[i - 1] as number)).toBeGreaterThanOrEqual(48);
     }
-    // And the service saw them spread over at least seven intervals, give or take jitter.
-    expect((arrivals[7] as number) - (arrivals[0] as number)).toBeGreaterThanOrEqual(7 * 50 - 30);
+    // And the service saw them spread out (a burst would arrive within a few ms), give or
+    // take the scheduling jitter of a busy machine between a send and its arrival.
+    expect((arrivals[7] as number) - (arrivals[0] as number)).toBeGreaterThanOrEqual(7 * 50 - 150);
   });
 
   it('a wait whose deadline passes while its lookup is queued throws WaitTimeoutError', async () => {

@@ -127,7 +127,8 @@ describe('retry policy', () => {
 
   it('times out each attempt and reports a TimeoutError', async () => {
     slowDeposit(500);
-    const error = await makeClient({ timeoutMs: 30, maxRetries: 1 })
+    // Also the token request's deadline: long enough for it on a busy machine.
+    const error = await makeClient({ timeoutMs: 300, maxRetries: 1 })
       .disbursement.deposit(transferBody)
       .catch((e) => e);
     expect(isTimeoutError(error)).toBe(true);
@@ -139,7 +140,9 @@ describe('retry policy', () => {
     slowDeposit(500);
     const controller = new AbortController();
     const pending = makeClient().disbursement.deposit(transferBody, { signal: controller.signal });
-    setTimeout(() => controller.abort(new Error('shutting down')), 20);
+    // Once the deposit is on the wire (a timer could fire while the token is fetched).
+    await vi.waitFor(() => expect(deposits()).toHaveLength(1), { timeout: 10_000 });
+    controller.abort(new Error('shutting down'));
     await expect(pending).rejects.toThrow('shutting down');
     expect(deposits()).toHaveLength(1);
   });

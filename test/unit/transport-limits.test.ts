@@ -73,7 +73,8 @@ describe('the transport under load and stalls', () => {
     service = await startLoopbackService({
       'POST /disbursement/v1_0/deposit': acceptAfter(400),
     });
-    const momo = new MomoClient({ ...service.options, maxConcurrency: 1, timeoutMs: 1_000 });
+    // The first deposit's deadline: far past its 400 ms answer, however busy the machine.
+    const momo = new MomoClient({ ...service.options, maxConcurrency: 1, timeoutMs: 10_000 });
     await momo.disbursement.getBalance().catch(() => {}); // the token is cached
     const first = momo.disbursement.deposit(transferBody);
     const queued = momo.disbursement
@@ -87,19 +88,27 @@ describe('the transport under load and stalls', () => {
   });
 
   it('retries a call whose first attempt timed out in the queue, like any timeout', async () => {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
     service = await startLoopbackService({
-      // The first deposit holds the only slot for 300 ms; later ones answer at once.
-      'POST /disbursement/v1_0/deposit': acceptAfter((n) => (n === 0 ? 300 : 0)),
+      // The first deposit holds the only slot until the second's attempt 1 has timed out in
+      // the queue; later ones answer at once.
+      'POST /disbursement/v1_0/deposit': acceptAfter((n) => (n === 0 ? released : 0)),
     });
     const retries: number[] = [];
     const momo = new MomoClient({
       ...service.options,
       maxConcurrency: 1,
-      hooks: { onRetry: ({ attempt }) => void retries.push(attempt) },
+      hooks: {
+        onRetry: ({ attempt }) => {
+          retries.push(attempt);
+          release();
+        },
+      },
     });
     await momo.disbursement.getBalance().catch(() => {}); // the token is cached
     const first = momo.disbursement.deposit(transferBody);
-    const second = await momo.disbursement.deposit(transferBody, { timeoutMs: 100 });
+    const second = await momo.disbursement.deposit(transferBody, { timeoutMs: 500 });
     await first;
     expect(retries).toEqual([1]); // attempt 1 waited past its deadline, attempt 2 went out
     const sent = service.seen.filter((s) => s.path.endsWith('/deposit'));
