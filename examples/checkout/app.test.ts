@@ -83,10 +83,10 @@ describe('checkout', () => {
     // The request is processed at once, its 202 held back 2 s: the payer is faster.
     sim.inject({ kind: 'delay', ms: 2_000, match: 'POST /collection/v1_0/requesttopay' });
     const paying = pay('order-3', '46733123453'); // pending until settled
-    const { referenceId } = await vi.waitFor(() => order('order-3')); // stored before sending
-    await vi.waitFor(() => expect(sim.transaction(referenceId)).toBeDefined());
+    const { referenceId } = await vi.waitFor(() => order('order-3'), 10_000); // stored before sending
+    await vi.waitFor(() => expect(sim.transaction(referenceId)).toBeDefined(), 10_000);
     sim.settle(referenceId, 'SUCCESSFUL'); // the payer approves; the callback goes out now
-    await vi.waitFor(async () => expect(await orderStatus('order-3')).toBe('PAID'));
+    await vi.waitFor(async () => expect(await orderStatus('order-3')).toBe('PAID'), 10_000);
     expect(await paying).toBe(referenceId); // the 202, late
     expect(await orderStatus('order-3')).toBe('PAID');
   });
@@ -95,7 +95,7 @@ describe('checkout', () => {
     const referenceId = await pay('order-4', '46733123453');
     start(); // a new process: its client never sent this payment
     sim.settle(referenceId, 'SUCCESSFUL');
-    await vi.waitFor(async () => expect(await orderStatus('order-4')).toBe('PAID'));
+    await vi.waitFor(async () => expect(await orderStatus('order-4')).toBe('PAID'), 10_000);
   });
 
   it('reconciles, after a restart, an order whose callback was lost', async () => {
