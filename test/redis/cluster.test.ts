@@ -125,7 +125,8 @@ describeWithRedis(
         const lookups = sim.requests.filter(
           (r) => r.method === 'GET' && r.path === `/disbursement/v1_0/deposit/${referenceId}`,
         );
-        expect(lookups).toHaveLength(1); // B's confirmation; none by A
+        // B's confirmation, and A's one lookup on B's hint (a bus message is a hint, never an outcome)
+        expect(lookups).toHaveLength(2);
       }
     });
 
