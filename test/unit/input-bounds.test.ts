@@ -1,31 +1,16 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isValidationError, type ValidationError } from 'momo-partner-sdk';
 import { createSimulator } from 'momo-partner-sdk/testing';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { rawDeposit, refused, type Sim } from '../support/refused';
 
 /*
  * Hostile input: every value is bounded before any pattern reads it (so a pattern never
  * runs on 40 KB), invisible characters never reach a payer's SMS, and every pattern of
  * the SDK is linear on long hostile input.
  */
-
-type Sim = ReturnType<typeof createSimulator>;
-
-async function refused(sim: Sim, call: () => Promise<unknown>): Promise<ValidationError> {
-  const error = await call().then(
-    () => {
-      throw new Error('expected a ValidationError');
-    },
-    (e: unknown) => e,
-  );
-  if (!isValidationError(error)) throw error;
-  expect(error.message).toContain('Nothing was sent');
-  expect(sim.requests).toEqual([]);
-  return error;
-}
 
 const HUGE = 40_000;
 const transfer = (extra: Record<string, unknown>) => ({
@@ -121,18 +106,7 @@ describe('every value is bounded before a pattern reads it', () => {
 
   it('the simulator refuses the same by length (400)', async () => {
     const sim = createSimulator();
-    const token = await sim.client().disbursement.getAccessToken();
-    const send = (body: unknown) =>
-      sim.fetch(`${sim.credentials.baseUrl}/disbursement/v1_0/deposit`, {
-        method: 'POST',
-        headers: {
-          Authorization: `Bearer ${token.accessToken}`,
-          'Ocp-Apim-Subscription-Key': sim.credentials.subscriptionKey,
-          'X-Target-Environment': sim.credentials.targetEnvironment,
-          'X-Reference-Id': crypto.randomUUID(),
-        },
-        body: JSON.stringify(body),
-      });
+    const send = (body: unknown) => rawDeposit(sim, body);
     for (const [body, words] of [
       [transfer({ payee: { partyIdType: 'EMAIL', partyId: hostileEmail } }), 'at most 254'],
       [transfer({ amount: '9'.repeat(400) }), 'at most 23'],
@@ -180,17 +154,7 @@ describe('invisible characters never reach the payer', () => {
 
   it('the simulator refuses them (400)', async () => {
     const sim = createSimulator();
-    const token = await sim.client().disbursement.getAccessToken();
-    const response = await sim.fetch(`${sim.credentials.baseUrl}/disbursement/v1_0/deposit`, {
-      method: 'POST',
-      headers: {
-        Authorization: `Bearer ${token.accessToken}`,
-        'Ocp-Apim-Subscription-Key': sim.credentials.subscriptionKey,
-        'X-Target-Environment': sim.credentials.targetEnvironment,
-        'X-Reference-Id': crypto.randomUUID(),
-      },
-      body: JSON.stringify(transfer({ payeeNote: 'Pay\u200Bment' })),
-    });
+    const response = await rawDeposit(sim, transfer({ payeeNote: 'Pay\u200Bment' }));
     expect(response.status).toBe(400);
     expect(await response.text()).toContain('payeeNote');
   });

@@ -1,28 +1,13 @@
 import { isValidationError, normalizeMsisdn, type ValidationError } from 'momo-partner-sdk';
 import { createSimulator } from 'momo-partner-sdk/testing';
 import { describe, expect, it } from 'vitest';
+import { refused, type Sim } from '../support/refused';
 
 /*
  * One MSISDN rule for every number the SDK sends, amounts against their currency's minor
  * unit, and the opt-in normalizeMsisdn helper: each through a client wired to the
  * simulator, and the simulator's own answer to the same input sent raw.
  */
-
-type Sim = ReturnType<typeof createSimulator>;
-
-/** The ValidationError `call` throws; nothing (not even a token request) was sent. */
-async function refused(sim: Sim, call: () => Promise<unknown>): Promise<ValidationError> {
-  const error = await call().then(
-    () => {
-      throw new Error('expected a ValidationError');
-    },
-    (e: unknown) => e,
-  );
-  if (!isValidationError(error)) throw error;
-  expect(error.message).toContain('Nothing was sent');
-  expect(sim.requests).toEqual([]);
-  return error;
-}
 
 /** Whether `call` got past validation (the simulator may still refuse it). */
 async function accepted(call: () => Promise<unknown>): Promise<void> {
