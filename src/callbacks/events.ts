@@ -1,59 +1,53 @@
-import type { Lookup } from '../products/endpoints';
-import type {
-  collectionOperations,
-  disbursementOperations,
-  remittanceOperations,
-} from '../products/tables';
+import type { Collection } from '../products/collection';
+import type { Disbursement } from '../products/disbursement';
+import type { Remittance } from '../products/remittance';
 import type { StatusLike } from '../schemas/common';
 import type { TransactionStatus } from '../schemas/tolerant';
 import type { CallbackEvent } from './parse';
 
-type Disbursement = typeof disbursementOperations;
-type Collection = typeof collectionOperations;
-type Remittance = typeof remittanceOperations;
-
-/** What a table row's status lookup returns; `undefined` for a callback-only operation. */
-type LookupResultOf<Op> = Op extends { confirmedBy: Lookup<infer R> }
-  ? R
-  : Op extends Lookup<infer R>
-    ? R
-    : undefined;
+/** What a product's status lookup resolves to (its public method's result). */
+type Looked<P, M extends keyof P> = P[M] extends (...args: never[]) => Promise<infer R> ? R : never;
+type D<M extends keyof Disbursement> = Looked<Disbursement, M>;
+type C<M extends keyof Collection> = Looked<Collection, M>;
+type R<M extends keyof Remittance> = Looked<Remittance, M>;
 
 /**
- * Every operation a callback can be about, by the name `operation` carries, to the row
- * of the operation tables that gives its result type: the creating calls, and the
- * lookups (`waitForX(id)` on an id this process did not create knows only the lookup).
+ * Every operation a callback can be about, by the name `operation` carries, to what its
+ * status lookup returns (`undefined`: the operation has none). The creating calls, and
+ * the lookups (`waitForX(id)` on an id this process did not create knows only the
+ * lookup). Written from the public product methods, so the declarations need no schema
+ * types (`test/types/callbacks.test-d.ts` checks the results by operation).
  */
 export interface CallbackOperations {
-  'disbursement.transfer': Disbursement['transfer'];
-  'disbursement.deposit': Disbursement['deposit'];
-  'disbursement.refund': Disbursement['refund'];
-  'disbursement.depositV2': Disbursement['depositV2'];
-  'disbursement.refundV2': Disbursement['refundV2'];
-  'disbursement.transferWithConsent': Disbursement['transferWithConsent'];
-  'disbursement.merchantPaymentWithConsent': Disbursement['merchantPaymentWithConsent'];
-  'disbursement.getTransfer': Disbursement['getTransfer'];
-  'disbursement.getDeposit': Disbursement['getDeposit'];
-  'disbursement.getRefund': Disbursement['getRefund'];
-  'disbursement.getMerchantPayment': Disbursement['getMerchantPayment'];
-  'collection.requestToPay': Collection['requestToPay'];
-  'collection.requestToWithdraw': Collection['requestToWithdraw'];
-  'collection.requestToWithdrawV1': Collection['requestToWithdrawV1'];
-  'collection.preApproval': Collection['preApproval'];
-  'collection.createInvoice': Collection['createInvoice'];
-  'collection.createPayment': Collection['createPayment'];
-  'collection.getRequestToPay': Collection['getRequestToPay'];
-  'collection.getRequestToWithdraw': Collection['getRequestToWithdraw'];
-  'collection.getPreApproval': Collection['getPreApproval'];
-  'collection.getInvoice': Collection['getInvoice'];
-  'collection.getPayment': Collection['getPayment'];
-  'collection.redeemVoucher': Collection['redeemVoucher'];
-  'collection.standardDisbursement': Collection['standardDisbursement'];
-  'collection.cancelInvoice': Collection['cancelInvoice'];
-  'remittance.transfer': Remittance['transfer'];
-  'remittance.cashTransfer': Remittance['cashTransfer'];
-  'remittance.getTransfer': Remittance['getTransfer'];
-  'remittance.getCashTransfer': Remittance['getCashTransfer'];
+  'disbursement.transfer': D<'getTransfer'>;
+  'disbursement.deposit': D<'getDeposit'>;
+  'disbursement.refund': D<'getRefund'>;
+  'disbursement.depositV2': D<'getDeposit'>;
+  'disbursement.refundV2': D<'getRefund'>;
+  'disbursement.transferWithConsent': D<'getTransfer'>;
+  'disbursement.merchantPaymentWithConsent': D<'getMerchantPayment'>;
+  'disbursement.getTransfer': D<'getTransfer'>;
+  'disbursement.getDeposit': D<'getDeposit'>;
+  'disbursement.getRefund': D<'getRefund'>;
+  'disbursement.getMerchantPayment': D<'getMerchantPayment'>;
+  'collection.requestToPay': C<'getRequestToPay'>;
+  'collection.requestToWithdraw': C<'getRequestToWithdraw'>;
+  'collection.requestToWithdrawV1': C<'getRequestToWithdraw'>;
+  'collection.preApproval': C<'getPreApproval'>;
+  'collection.createInvoice': C<'getInvoice'>;
+  'collection.createPayment': C<'getPayment'>;
+  'collection.getRequestToPay': C<'getRequestToPay'>;
+  'collection.getRequestToWithdraw': C<'getRequestToWithdraw'>;
+  'collection.getPreApproval': C<'getPreApproval'>;
+  'collection.getInvoice': C<'getInvoice'>;
+  'collection.getPayment': C<'getPayment'>;
+  'collection.redeemVoucher': undefined;
+  'collection.standardDisbursement': undefined;
+  'collection.cancelInvoice': undefined;
+  'remittance.transfer': R<'getTransfer'>;
+  'remittance.cashTransfer': R<'getCashTransfer'>;
+  'remittance.getTransfer': R<'getTransfer'>;
+  'remittance.getCashTransfer': R<'getCashTransfer'>;
 }
 
 /** The operation names a callback event may carry. */
@@ -86,7 +80,7 @@ type EventOf<N extends CallbackOperationName> = CallbackEventFields & {
    * The status lookup's result, typed by the operation; `undefined` for an operation
    * without a lookup (voucher redeem, standard-style disbursement, invoice cancellation).
    */
-  result: LookupResultOf<CallbackOperations[N]>;
+  result: CallbackOperations[N];
 };
 
 /**
