@@ -110,7 +110,7 @@ async function answerConsent(
   return json(200, find());
 }
 
-const FAULT_KINDS = ['drop-after-processing', 'drop-before-processing', 'status'];
+const FAULT_KINDS = ['drop-after-processing', 'drop-before-processing', 'status', 'delay'];
 
 async function injectFault(engine: Engine, request: Request) {
   const body = await readJson(request);
@@ -122,6 +122,9 @@ async function injectFault(engine: Engine, request: Request) {
   }
   if (body.kind === 'status' && typeof body.status !== 'number') {
     return codeError(400, 'BAD_REQUEST', 'status must be a number for kind "status".');
+  }
+  if (body.kind === 'delay' && typeof body.ms !== 'number') {
+    return codeError(400, 'BAD_REQUEST', 'ms must be a number for kind "delay".');
   }
   try {
     engine.inject(body as unknown as Fault);
@@ -139,6 +142,7 @@ function state(engine: Engine) {
     callbacks: engine.callbacks,
     deliveryNotifications: engine.deliveryNotifications,
     requestCount: engine.requests.length,
+    rateLimited: engine.internals.limiter.refused,
   };
 }
 

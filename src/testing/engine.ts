@@ -15,6 +15,7 @@ import {
   Rejection,
 } from './http';
 import { Ledger, toPublic } from './ledger';
+import { limitedKind, RateLimiter } from './limits';
 import { DeliveryLog } from './notifications';
 import { type ResolvedOptions, resolveOptions } from './options';
 import { reason as reasonFor } from './outcomes';
@@ -63,7 +64,11 @@ export interface EngineInternals {
   readonly callbacks: CallbackSender;
   readonly faults: FaultQueue;
   readonly apiUsers: ApiUserStore;
+  readonly limiter: RateLimiter;
 }
+
+/** A recorded request while it is handled: `limited` is set when a cap refuses it. */
+type Recording = { -readonly [K in keyof RecordedRequest]: RecordedRequest[K] };
 
 export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
   const options = resolveOptions(simulatorOptions);
@@ -81,6 +86,7 @@ export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
     options.consentExpiresInSeconds,
   );
   const deliveries = new DeliveryLog();
+  const limiter = new RateLimiter(options.limits);
   let requests: RecordedRequest[] = [];
   const basePath = withoutTrailingSlashes(new URL(options.baseUrl).pathname);
 
@@ -88,17 +94,20 @@ export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
     const url = new URL(request.url);
     const path = stripBasePath(url.pathname, basePath);
     const method = request.method.toUpperCase();
+    const at = Date.now();
     const text = await request.text().catch(() => '');
-    requests.push({
+    const recording: Recording = {
       method,
       path: `${path}${url.search}`,
       headers: Object.fromEntries(request.headers),
       body: recordedBody(text),
-    });
+      at,
+    };
+    requests.push(recording);
     const fault = faults.take(method, path);
     if (fault?.kind === 'drop-before-processing') return DROP;
     if (fault?.kind === 'status') return faultResponse(fault.status, fault.body, fault.headers);
-    const response = await respond(request, method, path, text);
+    const response = await respond(request, method, path, text, recording);
     if (fault?.kind === 'delay') await new Promise((resolve) => setTimeout(resolve, fault.ms));
     return fault?.kind === 'drop-after-processing' ? DROP : response;
   }
@@ -108,6 +117,7 @@ export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
     method: string,
     path: string,
     text: string,
+    recording: Recording,
   ): Promise<Response> {
     const now = Date.now();
     ledger.settleDue(now);
@@ -125,6 +135,14 @@ export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
     const { route, params } = match;
     try {
       checkSubscriptionKey(request.headers, options);
+      // The provider's gateway counts a subscription's calls before they reach the API.
+      const kind = limitedKind(method, request.headers);
+      const subscription = request.headers.get('ocp-apim-subscription-key') ?? '';
+      const refused = kind && limiter.admit(subscription, kind, now, route.path.includes('/mm/'));
+      if (kind && refused) {
+        recording.limited = kind;
+        return refused;
+      }
       const { auth, product } = route;
       const token = authenticate(request.headers, auth, product, options, tokens, now, apiUsers);
       checkTargetEnvironment(request.headers, route.targetEnvironment, options);
@@ -152,7 +170,7 @@ export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
 
   return {
     handle,
-    internals: { options, ledger, callbacks, faults, apiUsers },
+    internals: { options, ledger, callbacks, faults, apiUsers, limiter },
     credentials: credentialsOf(options),
     get transactions() {
       const now = Date.now();
@@ -219,6 +237,7 @@ export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
       faults.reset();
       consents.reset();
       deliveries.reset();
+      limiter.reset();
       requests = [];
     },
   };

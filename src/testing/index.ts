@@ -3,9 +3,10 @@
  * served three ways: msw handlers, a fetch function, and a real HTTP server on loopback.
  * See docs/simulator.md.
  */
-import { MomoClient, type MomoClientOptions } from 'momo-partner-sdk';
+import { MomoClient, type MomoClientOptions, ValidationError } from 'momo-partner-sdk';
 import { createEngine } from './engine';
 import { createFetch } from './fetch';
+import { limitsProblem } from './limits';
 import { createHandlers, type SimulatorHandlers } from './msw';
 import { serveEngine } from './serve';
 import type { ListeningServer, ListenOptions, SimulatorOptions, SimulatorState } from './types';
@@ -21,11 +22,13 @@ export type {
   ListenOptions,
   Operation,
   Party,
+  RateLimitedKind,
   Reason,
   RecordedRequest,
   SentCallback,
   SimCredentials,
   SimTransaction,
+  SimulatorLimits,
   SimulatorOptions,
   SimulatorState,
   TransactionKind,
@@ -53,6 +56,8 @@ export interface Simulator extends SimulatorState {
 
 /** A new simulator: an in-memory fake of the service, with its own state, served by `handlers`, `fetch` or `listen()`. */
 export function createSimulator(options: SimulatorOptions = {}): Simulator {
+  const problem = limitsProblem(options.limits);
+  if (problem) throw new ValidationError([{ path: problem.field, message: problem.message }]);
   const engine = createEngine(options);
   const { baseUrl, targetEnvironment, subscriptionKey, apiUser } = engine.credentials;
   const simulatorFetch = createFetch(engine.handle, baseUrl);

@@ -1,7 +1,8 @@
 import { withoutTrailingSlashes } from '../core/url';
 import { isDecimal } from './decimal';
 import { HOST_NAME, hostList } from './hosts';
-import type { SimulatorOptions } from './types';
+import { limitsProblem } from './limits';
+import type { SimulatorLimits, SimulatorOptions } from './types';
 
 /** A fixed UUID v4, so that a default simulator always has the same API user. */
 export const DEFAULT_API_USER_ID = '3f1c5e2a-8b4d-4c6e-9a7b-1d2e3f405162';
@@ -25,6 +26,8 @@ export interface ResolvedOptions {
   readonly enforceCallbackHost: boolean;
   /** Further hosts the simulator calls back (lower case; `'*'`: any). */
   readonly callbackHosts: readonly string[];
+  /** The provider's caps (none when empty). */
+  readonly limits: SimulatorLimits;
 }
 
 export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions {
@@ -44,7 +47,10 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions 
     providerCallbackHost: options.providerCallbackHost?.toLowerCase(),
     enforceCallbackHost: options.enforceCallbackHost ?? false,
     callbackHosts: hostList(options.callbackHosts, 'createSimulator: callbackHosts', true),
+    limits: { ...options.limits },
   };
+  const limits = limitsProblem(options.limits);
+  check(limits === undefined, `${limits?.field} ${limits?.message}`);
   check(URL.canParse(resolved.baseUrl), 'baseUrl must be an absolute URL');
   check(nonNegative(resolved.settleMs), 'settleMs must be a finite number >= 0');
   check(nonNegative(resolved.tokenTtlSeconds), 'tokenTtlSeconds must be a finite number >= 0');

@@ -108,7 +108,27 @@ export interface SimulatorOptions {
   consentIntervalSeconds?: number;
   /** `expires_in` answered by bc-authorize (lifetime of an auth_req_id). Default 120. */
   consentExpiresInSeconds?: number;
+  /**
+   * The provider's caps, counted per subscription key in any sliding second: beyond them
+   * a request gets 429 with `Retry-After` (seconds) and is not processed. Default none.
+   */
+  limits?: SimulatorLimits;
 }
+
+/**
+ * Caps of `createSimulator({ limits })`, each a positive integer; an absent one is no cap.
+ * Lookups: every GET of the API. Creating calls: every other request carrying
+ * `X-Reference-Id`. The simulator's own `/_simulator/` routes are never counted.
+ */
+export interface SimulatorLimits {
+  /** GETs (status lookups, balances, account-holder checks, user info...) per second. */
+  lookupsPerSecond?: number;
+  /** Requests other than GET carrying `X-Reference-Id` (the creating calls) per second. */
+  createsPerSecond?: number;
+}
+
+/** Which cap of `limits` refused a request. */
+export type RateLimitedKind = 'lookups' | 'creates';
 
 /** The simulator's fixed test credentials: spread them into `new MomoClient({ ...sim.credentials })`. */
 export interface SimCredentials {
@@ -171,6 +191,10 @@ export interface RecordedRequest {
   readonly headers: Readonly<Record<string, string>>;
   /** Parsed JSON, else the raw text; undefined when the body was empty. */
   readonly body: unknown;
+  /** `Date.now()` when it was received (epoch milliseconds). */
+  readonly at: number;
+  /** Set when a cap of `limits` refused it (429, nothing processed): which one. */
+  readonly limited?: RateLimitedKind;
 }
 
 /** A one-shot fault for `sim.inject()`: lost connections, an error status, a delay. */

@@ -114,6 +114,20 @@ describe.skipIf(skipBrowser)("the payer's phone in a browser", { timeout: 60_000
     expect((await momo.collection.getBalance()).availableBalance).toBe('1000120.00');
   });
 
+  it('arms a delay fault: the answer comes late, the fault is consumed', async () => {
+    await page.getByLabel('Requests to match').fill('GET /collection/v1_0/account/balance');
+    await page.getByRole('combobox', { name: /^Fault/ }).selectOption('delay');
+    await page.getByLabel('Delay (ms)').fill('300');
+    await page.getByLabel('Times').fill('1');
+    await page.getByRole('button', { name: 'Arm fault' }).click();
+    const armed = page.locator('#faults li').filter({ hasText: 'delay 300 ms' });
+    await armed.waitFor();
+    expect(await armed.textContent()).toContain('GET /collection/v1_0/account/balance');
+    expect((await momo.collection.getBalance()).currency).toBe('EUR');
+    await armed.waitFor({ state: 'detached' });
+    expect(problems).toEqual([]);
+  });
+
   // SCREENSHOTS=1 npx vitest run test/browser: the images of docs/simulator.md.
   it.runIf(process.env.SCREENSHOTS)('screenshots for docs/simulator.md', async () => {
     const pending = await momo.collection.requestToPay(

@@ -1,3 +1,4 @@
+import { MomoClient } from 'momo-partner-sdk';
 import { createSimulator, type ListeningServer } from 'momo-partner-sdk/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
@@ -81,6 +82,36 @@ describe('simulator control routes', () => {
     expect((await post('faults', { kind: 'status', status: 999 })).status).toBe(400);
     expect((await post('faults', { kind: 'drop-after-processing', times: 0 })).status).toBe(400);
     expect((await post('faults', 'not json')).status).toBe(400);
+  });
+
+  it('faults: a delay fault armed over HTTP holds the answer of a processed creating call', async () => {
+    const armed = await post('faults', {
+      kind: 'delay',
+      ms: 1_000,
+      match: 'POST /disbursement/v1_0/deposit',
+    });
+    expect(armed.status).toBe(201);
+    const momo = new MomoClient({ ...sim.credentials, baseUrl: server.url });
+    const referenceId = crypto.randomUUID();
+    let answered = false;
+    const sent = momo.disbursement
+      .deposit({ amount: '3', currency: 'EUR', payee: pendingPayee }, { referenceId })
+      .finally(() => {
+        answered = true;
+      });
+    // Stored while the client still waits for its 202: the crash window of a creating call.
+    await expect.poll(() => sim.transaction(referenceId)?.status).toBe('PENDING');
+    expect(answered).toBe(false);
+    await expect(sent).resolves.toMatchObject({ referenceId });
+
+    expect((await post('faults', { kind: 'delay' })).status).toBe(400);
+    expect((await post('faults', { kind: 'delay', ms: '5' })).status).toBe(400);
+    expect((await post('faults', { kind: 'delay', ms: -1 })).status).toBe(400);
+  });
+
+  it('the payer page offers the delay fault', async () => {
+    const page = await (await fetch(`${server.url}/_simulator/`)).text();
+    expect(page).toContain('<option value="delay">');
   });
 
   it('state and reset', async () => {

@@ -5,6 +5,12 @@ import { serveEngine } from '../../testing/serve';
 import { parseCommand } from '../args';
 import type { Command } from '../command';
 import { ExitCode, UsageError } from '../output';
+import {
+  limitsLine,
+  SIMULATOR_MODEL_FLAGS,
+  SIMULATOR_MODEL_USAGE,
+  simulatorModelOptions,
+} from './simulator-options';
 
 const USAGE = `Usage: momo-partner-sdk simulator [options]
 
@@ -17,7 +23,7 @@ Options:
   --port <n>        port to listen on (default 4010; 0 picks a free port)
   --host <host>     interface to bind (default 127.0.0.1)
   --settle-ms <n>   milliseconds until a transaction is final (default 100)
-  --allowed-hosts <names>
+${SIMULATOR_MODEL_USAGE}  --allowed-hosts <names>
                     Host header names accepted besides loopback and --host, comma
                     separated (e.g. momo-sim when bound to 0.0.0.0 in docker-compose)
   --callback-hosts <names>
@@ -61,6 +67,7 @@ export const simulatorCommand: Command = {
         'callback-hosts': { type: 'string' },
         'provider-callback-host': { type: 'string' },
         'enforce-callback-host': { type: 'boolean' },
+        ...SIMULATOR_MODEL_FLAGS,
       },
       { min: 0, max: 0, names: '' },
     );
@@ -68,8 +75,10 @@ export const simulatorCommand: Command = {
     if (port > 65_535) throw new UsageError('--port must be at most 65535');
     const settleMs = integer(args.text('settle-ms'), 'settle-ms', 100);
     const providerCallbackHost = args.text('provider-callback-host');
+    const model = simulatorModelOptions(args);
     const { engine, server } = await usage(async () => {
       const engine = createEngine({
+        ...model,
         settleMs,
         callbackHosts: names(args.text('callback-hosts')),
         enforceCallbackHost: args.flag('enforce-callback-host'),
@@ -95,6 +104,8 @@ export const simulatorCommand: Command = {
         `  targetEnvironment  ${targetEnvironment}`,
         ...insecureHostHint(args.text('host'), port, args.text('allowed-hosts')),
         `  settleMs           ${settleMs}`,
+        `  currency           ${engine.internals.options.currency} (balances ${engine.internals.options.initialBalance})`,
+        `  limits             ${limitsLine(model)}`,
         `  callback hosts     ${callbackHostsLine(engine.internals.options)}`,
         `  control routes     ${server.url}/_simulator/state (and settle, consent, faults)`,
         '',

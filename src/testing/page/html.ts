@@ -59,8 +59,10 @@ export const PAGE_HTML = `<!doctype html>
           <option value="status">answer with an HTTP status</option>
           <option value="drop-before-processing">drop the connection before processing</option>
           <option value="drop-after-processing">drop the connection after processing</option>
+          <option value="delay">process, then hold the answer back</option>
         </select></label>
         <label>HTTP status <input name="status" type="number" min="200" max="599" value="500"></label>
+        <label>Delay (ms) <input name="ms" type="number" min="0" value="5000"></label>
         <label>Times <input name="times" type="number" min="1" value="1"></label>
         <button type="submit">Arm fault</button>
       </fieldset>

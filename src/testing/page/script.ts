@@ -161,6 +161,7 @@ export const PAGE_SCRIPT = String.raw`'use strict';
     var fault = { kind: form.kind.value, times: Number(form.times.value || 1) };
     if (form.match.value.trim()) fault.match = form.match.value.trim();
     if (fault.kind === 'status') fault.status = Number(form.status.value);
+    if (fault.kind === 'delay') fault.ms = Number(form.ms.value || 0);
     $('fault-error').textContent = '';
     post('faults', 'POST', fault).then(function () { announce('Fault armed.'); },
       function (error) { $('fault-error').textContent = 'Not armed: ' + error.message; });
