@@ -5,6 +5,7 @@ import { Collection } from './products/collection';
 import { Consent } from './products/consent';
 import { Disbursement } from './products/disbursement';
 import { Remittance } from './products/remittance';
+import { reconcile } from './reconcile/reconcile';
 import type { ReconcileOptions, ReconcileRecord, ReconcileResult } from './reconcile/types';
 import { type ClientJournal, JournalView } from './scale-out/client-journal';
 import type { SharedStateHealthReport } from './scale-out/health';
@@ -67,12 +68,10 @@ export class MomoClient {
    * record is checked before the first lookup: a bad one is a ValidationError naming it.
    * See docs/reconcile.md.
    */
-  async reconcile<R extends ReconcileRecord>(
+  reconcile<R extends ReconcileRecord>(
     records: Iterable<R> | AsyncIterable<R>,
     options?: ReconcileOptions,
   ): Promise<ReconcileResult<R>> {
-    // Loaded on first use: a client that never reconciles never parses it.
-    const { reconcile } = await import('./reconcile/reconcile');
     return reconcile(this, records, options);
   }
 

@@ -1,10 +1,7 @@
-import {
-  isApiError,
-  isNotFoundError,
-  type JournalEntry,
-  type MomoClient,
-  ValidationError,
-} from '../index';
+// The client's public surface only: its guards and errors (re-exported whole by the
+// main entry) and its types.
+import { isApiError, isNotFoundError, ValidationError } from '../errors';
+import type { JournalEntry, MomoClient } from '../index';
 import { RECONCILE_LOOKUPS } from './operations';
 import { type Books, RecordChecks, verdictOf } from './records';
 import type {

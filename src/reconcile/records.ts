@@ -1,4 +1,4 @@
-import { ValidationError, type ValidationIssue } from '../index';
+import { ValidationError, type ValidationIssue } from '../errors';
 import { lookupFor } from './operations';
 import type { ReconcileFound, ReconcileVerdict } from './types';
 

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { isNotFoundError } from 'momo-partner-sdk';
 import { createSimulator } from 'momo-partner-sdk/testing';
 import { describe, expect, it } from 'vitest';
@@ -31,5 +32,20 @@ describe("reconcile's operations map", () => {
         `${expected.method} ${expected.path.replace('{referenceId}', id)}`,
       );
     }
+  });
+});
+
+describe('src/reconcile', () => {
+  it("imports only the client's public surface: the main entry's types, its errors and guards", () => {
+    const imports = readdirSync('src/reconcile').flatMap((file) =>
+      [
+        ...readFileSync(`src/reconcile/${file}`, 'utf8').matchAll(
+          /^import (type )?[^;]*? from '([^']+)'/gms,
+        ),
+      ]
+        .map((m) => `${m[1] ? 'type ' : ''}${m[2]}`)
+        .filter((from) => !/^(type )?\.\/[\w-]+$/.test(from)),
+    );
+    expect(new Set(imports)).toEqual(new Set(['type ../index', '../errors']));
   });
 });
