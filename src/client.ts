@@ -5,6 +5,8 @@ import { Collection } from './products/collection';
 import { Consent } from './products/consent';
 import { Disbursement } from './products/disbursement';
 import { Remittance } from './products/remittance';
+import { reconcile } from './reconcile/reconcile';
+import type { ReconcileOptions, ReconcileRecord, ReconcileResult } from './reconcile/types';
 import { type ClientJournal, JournalView } from './scale-out/client-journal';
 import type { SharedStateHealthReport } from './scale-out/health';
 
@@ -58,6 +60,19 @@ export class MomoClient {
   get journal(): ClientJournal {
     this.#journal ??= new JournalView(this.#context);
     return this.#journal;
+  }
+
+  /**
+   * The partner's books against the provider: each record looked up (on the platform its
+   * journal entry names, within the client's lookup budget) and given a verdict. Every
+   * record is checked before the first lookup: a bad one is a ValidationError naming it.
+   * See docs/reconcile.md.
+   */
+  reconcile<R extends ReconcileRecord>(
+    records: Iterable<R> | AsyncIterable<R>,
+    options?: ReconcileOptions,
+  ): Promise<ReconcileResult<R>> {
+    return reconcile(this, records, options);
   }
 
   /**

@@ -53,6 +53,16 @@ export { Consent } from './products/consent';
 export { Disbursement } from './products/disbursement';
 export type { Submitted } from './products/product-api';
 export { Remittance } from './products/remittance';
+export type {
+  ReconcileFound,
+  ReconcileItem,
+  ReconcileOptions,
+  ReconcileProgress,
+  ReconcileRecord,
+  ReconcileResult,
+  ReconcileSummary,
+  ReconcileVerdict,
+} from './reconcile/types';
 export {
   type CreateUserOptions,
   SANDBOX_BASE_URL,

@@ -45,6 +45,11 @@ export interface ClientJournal {
    */
   pending(): Promise<JournalEntry[]>;
   /**
+   * One entry by its reference id, pending or finished (while the journal keeps finished
+   * ones), whatever platform it went to; `undefined` when the journal does not hold it.
+   */
+  get(referenceId: string): Promise<JournalEntry | undefined>;
+  /**
    * Awaits every pending operation of this client's platform by its status lookup, a few
    * at a time, reports each outcome, and marks it in the journal; another platform's are
    * reported `OTHER_PLATFORM`, untouched. Resolves with every outcome, in journal order.
@@ -63,6 +68,11 @@ export class JournalView implements ClientJournal {
   /** Sent and never seen final, oldest first. */
   pending(): Promise<JournalEntry[]> {
     return this.#ctx.journal.pending();
+  }
+
+  /** One entry, pending or finished, by its reference id. */
+  get(referenceId: string): Promise<JournalEntry | undefined> {
+    return this.#ctx.journal.get(referenceId);
   }
 
   /**

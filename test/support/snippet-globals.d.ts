@@ -27,6 +27,8 @@ declare global {
   const myStoredUuidV4: string;
   const signal: AbortSignal;
   const order: { id: string; amount: string; msisdn: string };
+  /** Your books, as docs/reconcile.md reads them: one record per payment sent. */
+  const books: AsyncIterable<import('momo-partner-sdk').ReconcileRecord>;
   /** Your database. */
   const db: {
     orders: {

@@ -1,0 +1,51 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { isNotFoundError } from 'momo-partner-sdk';
+import { createSimulator } from 'momo-partner-sdk/testing';
+import { describe, expect, it } from 'vitest';
+// The operation tables are internal: reconcile's own map is checked against them.
+import type { TableOperation } from '../../src/products/endpoints';
+import { operationTables } from '../../src/products/tables';
+import { RECONCILE_LOOKUPS } from '../../src/reconcile/operations';
+
+const confirmed = new Map<string, TableOperation>();
+for (const table of Object.values(operationTables)) {
+  for (const op of Object.values(table) as TableOperation[]) {
+    const lookup = (op as { confirmedBy?: TableOperation }).confirmedBy;
+    if (lookup && !confirmed.has(op.name)) confirmed.set(op.name, lookup);
+  }
+}
+
+describe("reconcile's operations map", () => {
+  it('names every creating operation the tables confirm by a status lookup, and no other', () => {
+    expect(Object.keys(RECONCILE_LOOKUPS).sort()).toEqual([...confirmed.keys()].sort());
+  });
+
+  it("looks each up through the public method that sends the tables' lookup", async () => {
+    const sim = createSimulator();
+    const momo = sim.client();
+    for (const [name, lookup] of Object.entries(RECONCILE_LOOKUPS)) {
+      const id = crypto.randomUUID();
+      await expect(lookup(momo, id, {}), name).rejects.toSatisfy(isNotFoundError);
+      const last = sim.requests.at(-1);
+      const expected = confirmed.get(name) as TableOperation;
+      expect(`${last?.method} ${last?.path}`, name).toBe(
+        `${expected.method} ${expected.path.replace('{referenceId}', id)}`,
+      );
+    }
+  });
+});
+
+describe('src/reconcile', () => {
+  it("imports only the client's public surface: the main entry's types, its errors and guards", () => {
+    const imports = readdirSync('src/reconcile').flatMap((file) =>
+      [
+        ...readFileSync(`src/reconcile/${file}`, 'utf8').matchAll(
+          /^import (type )?[^;]*? from '([^']+)'/gms,
+        ),
+      ]
+        .map((m) => `${m[1] ? 'type ' : ''}${m[2]}`)
+        .filter((from) => !/^(type )?\.\/[\w-]+$/.test(from)),
+    );
+    expect(new Set(imports)).toEqual(new Set(['type ../index', '../errors']));
+  });
+});

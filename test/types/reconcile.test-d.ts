@@ -1,0 +1,26 @@
+import {
+  MomoClient,
+  type ReconcileItem,
+  type ReconcileRecord,
+  type ReconcileSummary,
+  type ReconcileVerdict,
+} from 'momo-partner-sdk';
+import { describe, expectTypeOf, it } from 'vitest';
+
+describe('momo.reconcile types', () => {
+  it("keeps the partner's own record type on each item, and names every verdict", async () => {
+    const momo = new MomoClient({ baseUrl: 'https://momo.example', targetEnvironment: 'sandbox' });
+    type Row = ReconcileRecord & { line: number; note: string };
+    async function* rows(): AsyncGenerator<Row> {}
+    const result = await momo.reconcile(rows(), { concurrency: 4 });
+    expectTypeOf(result.items).toEqualTypeOf<ReconcileItem<Row>[]>();
+    expectTypeOf(result.items[0]!.record.line).toEqualTypeOf<number>();
+    expectTypeOf(result.summary).toEqualTypeOf<ReconcileSummary>();
+    expectTypeOf(result.summary.OTHER_PLATFORM).toEqualTypeOf<number>();
+    expectTypeOf<ReconcileVerdict>().toEqualTypeOf<
+      'MATCH' | 'SETTLED' | 'MISMATCH' | 'STILL_PENDING' | 'NOT_FOUND' | 'OTHER_PLATFORM' | 'ERROR'
+    >();
+    // @ts-expect-error a record needs its operation
+    await momo.reconcile([{ referenceId: 'x' }]);
+  });
+});
