@@ -1,7 +1,9 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { UsageError } from './output';
 
-type Options = NonNullable<ParseArgsConfig['options']>;
+/** The flags a command takes, as node:util parseArgs declares them. */
+export type CommandOptions = NonNullable<ParseArgsConfig['options']>;
+type Options = CommandOptions;
 
 /** Flags every command takes. */
 const COMMON = {

@@ -1,6 +1,6 @@
 import pRetry from 'p-retry';
+import { type RetrySettings, retryDecision } from './retry-decision';
 import { equalJitter, sleep } from './time';
-import { isTransient } from './transient';
 
 /**
  * The single retry policy, on p-retry: every retried HTTP call (creating calls, lookups,
@@ -24,8 +24,8 @@ export const defaultRetryPolicy: RetryPolicy = {
 
 export interface RetryHooks {
   signal?: AbortSignal | undefined;
-  /** Whether this failure is worth another attempt; `isTransient` when not given. */
-  retryable?(error: Error): boolean;
+  /** An answer that proves an earlier attempt landed: never retried (see `retryDecision`). */
+  landed?: ((error: unknown) => boolean) | undefined;
   onRetry?(attempt: number, delayMs: number, error: Error): void;
 }
 
@@ -35,11 +35,12 @@ export function backoffDelay(retry: number, policy: RetryPolicy, random = Math.r
 }
 
 /**
- * Runs `attempt` until it resolves, or fails for good: a non-transient error, no retries
- * left, a Retry-After beyond the cap, or the caller's abort (whose reason is thrown as
- * it is, Error or not). Whatever an attempt resolved with is returned, even when the
- * caller aborted just as it arrived: an accepted call must not look like a failed one.
- * Most calls succeed at once, so the first attempt runs before any of the loop is built.
+ * Runs `attempt` until it resolves, or fails for good: as `retryDecision` decides (an
+ * earlier attempt landed, a non-transient error, no retries left, a Retry-After beyond
+ * the cap), or on the caller's abort (whose reason is thrown as it is, Error or not).
+ * Whatever an attempt resolved with is returned, even when the caller aborted just as it
+ * arrived: an accepted call must not look like a failed one. Most calls succeed at once,
+ * so the first attempt runs before any of the loop is built.
  */
 export function withRetries<T>(
   attempt: (attemptNumber: number) => Promise<T>,
@@ -57,6 +58,12 @@ async function retryAfter<T>(
   hooks: RetryHooks,
 ): Promise<T> {
   const { signal } = hooks;
+  const settings: RetrySettings = {
+    maxRetries: policy.maxRetries,
+    maxRetryAfterMs: policy.maxRetryAfterMs,
+    backoffMs: (retry) => backoffDelay(retry, policy),
+    landed: hooks.landed,
+  };
   let retry = false;
   try {
     return await pRetry((n) => (n === 1 ? Promise.reject(firstError) : attempt(n)), {
@@ -64,18 +71,15 @@ async function retryAfter<T>(
       // The delay is the SDK's (Retry-After, equal jitter), slept in onFailedAttempt.
       minTimeout: 0,
       factor: 1,
-      onFailedAttempt: async ({ error, attemptNumber, retriesLeft }) => {
-        // The hint is a field of the error: an ApiError's Retry-After (the poller reads it too).
-        const retryAfterMs = (error as { retryAfterMs?: number | undefined }).retryAfterMs;
-        retry =
-          retriesLeft > 0 &&
-          !signal?.aborted &&
-          (hooks.retryable ?? isTransient)(error) &&
-          (retryAfterMs === undefined || retryAfterMs <= policy.maxRetryAfterMs);
-        if (!retry) return;
-        const delayMs = retryAfterMs ?? backoffDelay(attemptNumber, policy);
-        hooks.onRetry?.(attemptNumber, delayMs, error);
-        await sleep(delayMs, signal);
+      onFailedAttempt: async ({ error, attemptNumber }) => {
+        // The caller's abort ends the loop before any rule is asked.
+        const decision = signal?.aborted
+          ? undefined
+          : retryDecision(error, attemptNumber, settings);
+        retry = decision?.retry === true;
+        if (!decision?.retry) return;
+        hooks.onRetry?.(attemptNumber, decision.delayMs, error);
+        await sleep(decision.delayMs, signal);
       },
       shouldRetry: () => retry,
     });

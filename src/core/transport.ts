@@ -10,7 +10,6 @@ import type { Operation } from './operation';
 import type { Answer } from './port';
 import { type RetryHooks, type RetryPolicy, withRetries } from './retry';
 import { ChosenSender, type NodePath } from './sender';
-import { isTransient } from './transient';
 
 export type { Authorizer, CallInput, CallResult };
 
@@ -99,7 +98,7 @@ export class Transport {
     return {
       signal: plan.signal,
       // An answer that proves an earlier attempt landed is never worth repeating.
-      retryable: (error) => isTransient(error) && !(isApiError(error) && landedAnswer(op, error)),
+      landed: (error) => isApiError(error) && landedAnswer(op, error),
       onRetry: (n, delayMs, error) => {
         config.log('warn', `${op.name}: retrying after ${error.name}`, {
           operation: op.name,

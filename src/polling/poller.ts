@@ -1,9 +1,9 @@
+import { retryDecision } from '../core/retry-decision';
 import type { Telemetry, WaitTrace } from '../core/telemetry';
 import { spreadJitter } from '../core/time';
-import { isTransient } from '../core/transient';
 import { isNotFoundError, WaitTimeoutError } from '../errors';
 import { isFinal, type Reason, type StatusLike } from '../schemas/common';
-import { LookupGate, QueuedPastDeadline, rateHint } from './lookup-gate';
+import { LookupGate, QueuedPastDeadline } from './lookup-gate';
 import { Scheduler, type Sleep } from './scheduler';
 
 /** Options of `wait()` and `waitForX(referenceId)`. */
@@ -137,7 +137,8 @@ export class Poller {
       let next = Math.min(maxDelayMs, Math.max(initialDelayMs, delay * 2));
       let delivered: StatusLike | undefined;
       if (delay > 0) {
-        // Inline rather than a helper: one async frame per pending wait, not two.
+        // Kept inline, not a helper awaited here: each pending wait holds one async frame,
+        // not two. Guarded by the bench target "idle pending wait after GC <= 6 KB".
         const sleep = this.#enlist(request.referenceId, Math.min(delay, remaining), options.signal);
         try {
           await sleep.promise;
@@ -157,12 +158,16 @@ export class Poller {
           if (error instanceof QueuedPastDeadline) {
             throw timedOut();
           }
-          const transient =
-            isTransient(error) || (isNotFoundError(error) && Date.now() < graceUntil);
-          if (!transient) throw error;
-          // Any retryable answer's Retry-After (a 429's, a 503's) sets the next lookup.
-          const { retryAfterMs } = rateHint(error);
-          if (retryAfterMs !== undefined) next = Math.max(next, retryAfterMs);
+          // The wait's deadline bounds its retries and any Retry-After; the next lookup is
+          // the schedule's step, or later when the answer's Retry-After says so.
+          const decision = retryDecision(error, polls + 1, {
+            maxRetries: Number.POSITIVE_INFINITY,
+            maxRetryAfterMs: Number.POSITIVE_INFINITY,
+            backoffMs: () => next,
+            alsoTransient: (e) => isNotFoundError(e) && Date.now() < graceUntil,
+          });
+          if (!decision.retry) throw error;
+          next = Math.max(next, decision.delayMs);
         }
       }
       if (result !== undefined) {

@@ -1,10 +1,11 @@
-import { ValidationError } from 'momo-partner-sdk';
+import { MomoError, ValidationError } from 'momo-partner-sdk';
 
 /**
  * Redis cannot be reached: not connected, timed out, a cluster without a quorum. The SDK
  * carries on with in-process state and logs one warning per component until it is back.
+ * A MomoError (`isMomoError` is true), named by no operation: it is no call's failure.
  */
-export class RedisUnavailableError extends Error {
+export class RedisUnavailableError extends MomoError {
   override readonly name = 'RedisUnavailableError';
 }
 
@@ -14,7 +15,7 @@ export class RedisUnavailableError extends Error {
  * in memory, but reports it as an error, again and again, and `momo.health()` says
  * `failing`. The message holds the command and the error code only (never keys or values).
  */
-export class RedisCommandError extends Error {
+export class RedisCommandError extends MomoError {
   override readonly name = 'RedisCommandError';
   /** The first word of Redis' answer, e.g. `CROSSSLOT`. */
   readonly code: string;
@@ -26,6 +27,11 @@ export class RedisCommandError extends Error {
     this.code = code;
   }
 }
+
+// Pinned as the SDK's own error classes are: a partner's minifier may rename classes, and
+// the brand that `isMomoError` reads is made of the class names.
+Object.defineProperty(RedisUnavailableError, 'name', { value: 'RedisUnavailableError' });
+Object.defineProperty(RedisCommandError, 'name', { value: 'RedisCommandError' });
 
 /** Reply codes that mean "try again later", not "wrong": an outage, not a refusal. */
 const TRANSIENT = new Set(['CLUSTERDOWN', 'LOADING', 'TRYAGAIN', 'MASTERDOWN', 'BUSY']);

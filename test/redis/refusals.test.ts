@@ -1,6 +1,13 @@
+import { inspect } from 'node:util';
 import { Cluster, Redis } from 'ioredis';
-import { isValidationError } from 'momo-partner-sdk';
-import { createRedisState, RedisConnection, RedisJournal } from 'momo-partner-sdk/redis';
+import { isMomoError, isValidationError, MomoError } from 'momo-partner-sdk';
+import {
+  createRedisState,
+  RedisCommandError,
+  RedisConnection,
+  RedisJournal,
+  RedisUnavailableError,
+} from 'momo-partner-sdk/redis';
 import { createSimulator } from 'momo-partner-sdk/testing';
 import { createCluster } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,6 +54,31 @@ describe('what the Redis package accepts, and what it refuses at construction', 
   });
 });
 
+/** What a command of `connection` failed with. */
+const failureOf = (connection: RedisConnection, args: string[]): Promise<unknown> =>
+  connection.command(args).then(
+    () => expect.fail(`${args[0]} succeeded`),
+    (error: unknown) => error,
+  );
+
+it("the package's errors are SDK errors: MomoError, Error, their own names and messages", async () => {
+  const offline = new RedisConnection(new Redis({ lazyConnect: true }));
+  const unavailable = await failureOf(offline, ['GET', 'momo:secret-key']);
+  expect(unavailable).toBeInstanceOf(RedisUnavailableError);
+  expect(unavailable).toBeInstanceOf(MomoError);
+  expect(unavailable).toBeInstanceOf(Error);
+  expect(isMomoError(unavailable)).toBe(true);
+  expect(String(unavailable)).toBe('RedisUnavailableError: Redis is not connected');
+  expect((unavailable as Error).constructor.name).toBe('RedisUnavailableError');
+  expect(JSON.stringify(unavailable)).toBe(
+    '{"name":"RedisUnavailableError","message":"Redis is not connected"}',
+  );
+  const refused = new RedisCommandError('ZADD', 'WRONGTYPE');
+  expect(isMomoError(refused)).toBe(true);
+  expect(refused).toBeInstanceOf(Error);
+  expect(String(refused)).toBe('RedisCommandError: Redis refused ZADD: WRONGTYPE');
+});
+
 describeWithRedis('a Redis that answers with errors is no outage (real redis-server)', () => {
   let server: RedisServer;
   let redis: ConnectedClient;
@@ -57,6 +89,28 @@ describeWithRedis('a Redis that answers with errors is no outage (real redis-ser
   afterAll(async () => {
     await redis?.close();
     await server?.dispose();
+  });
+
+  it('a refused command is a RedisCommandError and a MomoError; neither key nor value in it', async () => {
+    const connection = new RedisConnection(redis.client, { prefix: `e-${process.pid}:` });
+    const key = `e-${process.pid}:secret-key`;
+    await connection.command(['SET', key, 'a string']);
+    const refused = await failureOf(connection, ['ZADD', key, '1', 'secret-member']);
+    expect(refused).toBeInstanceOf(RedisCommandError);
+    expect(isMomoError(refused)).toBe(true);
+    expect(refused).toMatchObject({
+      name: 'RedisCommandError',
+      message: 'Redis refused ZADD: WRONGTYPE',
+      code: 'WRONGTYPE',
+      command: 'ZADD',
+    });
+    expect((refused as MomoError).toJSON()).toEqual({
+      name: 'RedisCommandError',
+      message: 'Redis refused ZADD: WRONGTYPE',
+      code: 'WRONGTYPE',
+      command: 'ZADD',
+    });
+    expect(inspect(refused)).not.toMatch(/secret/);
   });
 
   it('a journal write refused (WRONGTYPE): payments go on, an error is logged, health says failing', async () => {

@@ -1,7 +1,6 @@
-import { parseCommand } from '../args';
-import type { Command } from '../command';
-import { CONNECTION_FLAGS, CONNECTION_HELP, clientFromEnv, productArg } from '../env';
-import { ExitCode, printJson } from '../output';
+import { defineCommand } from '../command';
+import { CONNECTION_HELP } from '../env';
+import { ExitCode } from '../output';
 
 const USAGE = `Usage: momo-partner-sdk balance <product> [options]
 
@@ -15,23 +14,20 @@ or .../balance/<currency> with --currency).
 
 ${CONNECTION_HELP}`;
 
-export const balanceCommand: Command = {
+export const balanceCommand = defineCommand({
   name: 'balance',
   summary: 'print the account balance of a product',
   usage: USAGE,
-  async run(argv, io) {
-    const args = parseCommand(
-      argv,
-      { ...CONNECTION_FLAGS, currency: { type: 'string' } },
-      { min: 1, max: 1, names: '<product>' },
-    );
-    const product = productArg(args.positionals[0] ?? '');
-    const currency = args.text('currency');
-    const momo = clientFromEnv(io, args, product);
+  connection: true,
+  flags: { currency: { type: 'string' } },
+  positionals: { min: 1, max: 1, names: '<product>' },
+  async run(command) {
+    const product = command.product();
+    const currency = command.args.text('currency');
+    const momo = command.client(product);
     // Every product of the client has getBalance(currency?): so has the command.
     const balance = await momo[product].getBalance(...(currency === undefined ? [] : [currency]));
-    if (args.flag('json')) printJson(io, balance);
-    else io.out(`${product} balance: ${balance.availableBalance} ${balance.currency}\n`);
+    command.print(balance, `${product} balance: ${balance.availableBalance} ${balance.currency}\n`);
     return ExitCode.ok;
   },
-};
+});

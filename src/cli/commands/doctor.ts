@@ -1,6 +1,6 @@
 import type { ProductName } from '../../core/options';
-import { parseCommand, positiveInteger } from '../args';
-import type { Command } from '../command';
+import { positiveInteger } from '../args';
+import { defineCommand } from '../command';
 import {
   callbackCheck,
   currencyCheck,
@@ -10,7 +10,7 @@ import {
 } from '../doctor/api-checks';
 import { reaches, resolves, targetOf, tls } from '../doctor/network';
 import { type Check, printChecklist } from '../doctor/report';
-import { connectionFromEnv, PRODUCTS, productArg } from '../env';
+import { PRODUCTS, productArg } from '../env';
 import type { EnvironmentProbe } from '../environment';
 import { ExitCode, printJson } from '../output';
 
@@ -41,30 +41,24 @@ Variables: MOMO_SUBSCRIPTION_KEY, MOMO_API_USER, MOMO_API_KEY (or per product,
 MOMO_COLLECTION_API_KEY...), MOMO_CALLBACK_URL.
 `;
 
-export const doctorCommand: Command = {
+export const doctorCommand = defineCommand({
   name: 'doctor',
   summary: 'check host, TLS, credentials, target environment and callback URL',
   usage: USAGE,
-  async run(argv, io) {
-    const args = parseCommand(
-      argv,
-      {
-        'base-url': { type: 'string' },
-        'target-environment': { type: 'string' },
-        'timeout-ms': { type: 'string' },
-        json: { type: 'boolean' },
-      },
-      { min: 0, max: 3, names: '' },
-    );
+  connection: true,
+  flags: { 'timeout-ms': { type: 'string' } },
+  positionals: { min: 0, max: 3, names: '' },
+  async run(command) {
+    const { args, io } = command;
     const chosen = args.positionals.map(productArg);
     const config: DoctorConfig = {
-      ...connectionFromEnv(io, args),
+      ...command.connection(),
       timeoutMs: positiveInteger(args.text('timeout-ms'), '--timeout-ms') ?? 10_000,
       env: io.env,
     };
     const checks = await diagnose(config, chosen);
     const ok = checks.every((check) => check.status !== 'fail');
-    if (args.flag('json')) {
+    if (command.json) {
       printJson(io, {
         ok,
         baseUrl: config.baseUrl,
@@ -80,7 +74,7 @@ export const doctorCommand: Command = {
     }
     return ok ? ExitCode.ok : ExitCode.checkFailed;
   },
-};
+});
 
 /** Every check in order; a check that cannot run because an earlier one failed is skipped. */
 async function diagnose(config: DoctorConfig, chosen: ProductName[]): Promise<Check[]> {

@@ -1,7 +1,7 @@
 import { SANDBOX_BASE_URL, Sandbox } from '../../sandbox/sandbox';
-import { flagOrEnv, parseCommand } from '../args';
-import type { Command } from '../command';
-import { ExitCode, printJson, UsageError } from '../output';
+import { flagOrEnv } from '../args';
+import { defineCommand } from '../command';
+import { ExitCode, UsageError } from '../output';
 
 const USAGE = `Usage: momo-partner-sdk sandbox provision [options]
 
@@ -25,24 +25,21 @@ Options (flags override the environment):
 The API key is printed because you asked for it: keep that output private.
 `;
 
-export const sandboxProvisionCommand: Command = {
+export const sandboxProvisionCommand = defineCommand({
   name: 'sandbox provision',
   summary: 'create a sandbox API user and API key (MOMO_API_USER, MOMO_API_KEY)',
   usage: USAGE,
-  async run(argv, io) {
-    const args = parseCommand(
-      argv,
-      {
-        'subscription-key': { type: 'string' },
-        'callback-host': { type: 'string' },
-        'base-url': { type: 'string' },
-        'reference-id': { type: 'string' },
-        env: { type: 'boolean' },
-        json: { type: 'boolean' },
-      },
-      { min: 0, max: 0, names: '' },
-    );
-    if (args.flag('env') && args.flag('json')) {
+  flags: {
+    'subscription-key': { type: 'string' },
+    'callback-host': { type: 'string' },
+    'base-url': { type: 'string' },
+    'reference-id': { type: 'string' },
+    env: { type: 'boolean' },
+    json: { type: 'boolean' },
+  },
+  async run(command) {
+    const { args, io } = command;
+    if (args.flag('env') && command.json) {
       throw new UsageError('--env and --json cannot be combined');
     }
     const subscriptionKey = flagOrEnv(
@@ -65,9 +62,9 @@ export const sandboxProvisionCommand: Command = {
       referenceId === undefined ? {} : { referenceId },
     );
     if (args.flag('env')) io.out(`MOMO_API_USER=${id}\nMOMO_API_KEY=${key}\n`);
-    else if (args.flag('json')) printJson(io, { id, key });
-    else {
-      io.out(
+    else
+      command.print(
+        { id, key },
         [
           `Created sandbox API user ${id} (callback host ${host}).`,
           '',
@@ -79,7 +76,6 @@ export const sandboxProvisionCommand: Command = {
           '',
         ].join('\n'),
       );
-    }
     return ExitCode.ok;
   },
-};
+});

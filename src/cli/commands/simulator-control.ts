@@ -1,7 +1,7 @@
 import { withoutTrailingSlashes } from '../../core/url';
-import { flagOrEnv, parseCommand } from '../args';
-import type { Command } from '../command';
-import { CliFailure, ExitCode, printJson } from '../output';
+import { flagOrEnv } from '../args';
+import { type Command, defineCommand } from '../command';
+import { CliFailure, ExitCode } from '../output';
 
 /** Where `npx momo-partner-sdk simulator` listens by default. */
 const DEFAULT_SIMULATOR_URL = 'http://127.0.0.1:4010';
@@ -27,16 +27,14 @@ request (by its auth_req_id). ${outcome} Its callback is sent.
 
 /** `simulator approve|decline <referenceId>`: POST /_simulator/operations/{id}/{verb}. */
 function controlCommand(verb: 'approve' | 'decline'): Command {
-  return {
+  return defineCommand({
     name: `simulator ${verb}`,
     summary: `${verb} a pending operation of a running simulator, as the payer`,
     usage: usage(verb),
-    async run(argv, io) {
-      const args = parseCommand(
-        argv,
-        { 'base-url': { type: 'string' }, json: { type: 'boolean' } },
-        { min: 1, max: 1, names: '<referenceId>' },
-      );
+    flags: { 'base-url': { type: 'string' }, json: { type: 'boolean' } },
+    positionals: { min: 1, max: 1, names: '<referenceId>' },
+    async run(command) {
+      const { args, io } = command;
       const referenceId = args.positionals[0] ?? '';
       const base = flagOrEnv(args.text('base-url'), io.env, 'MOMO_BASE_URL', DEFAULT_SIMULATOR_URL);
       const url = `${withoutTrailingSlashes(base)}/_simulator/operations/${encodeURIComponent(referenceId)}/${verb}`;
@@ -66,11 +64,10 @@ function controlCommand(verb: 'approve' | 'decline'): Command {
             : '';
         throw new CliFailure(`simulator ${verb} ${referenceId}: ${said}${hint}`, ExitCode.api);
       }
-      if (args.flag('json')) printJson(io, body);
-      else io.out(`${describe(body, referenceId)}\n`);
+      command.print(body, `${describe(body, referenceId)}\n`);
       return ExitCode.ok;
     },
-  };
+  });
 }
 
 /** The system error code behind a failed fetch (ECONNREFUSED...), else its message. */

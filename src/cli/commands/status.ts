@@ -1,53 +1,34 @@
-import type { MomoClient } from '../../client';
 import type { ProductName } from '../../core/options';
 import { isWaitTimeoutError } from '../../errors';
 import type { WaitOptions } from '../../polling/poller';
-import type { TableOperation } from '../../products/endpoints';
+import { apiOf } from '../../products/account-queries';
+import type { Lookup, TableOperation } from '../../products/endpoints';
 import { operationTables } from '../../products/tables';
-import type { StatusLike } from '../../schemas/common';
-import { oneOf, parseCommand, positiveInteger } from '../args';
-import type { Command } from '../command';
-import {
-  CONNECTION_FLAGS,
-  CONNECTION_HELP,
-  clientFromEnv,
-  connectionFromEnv,
-  productArg,
-  refusedCredential,
-} from '../env';
-import { environmentFix, isEnvironmentRefusal } from '../environment';
-import { CliFailure, ExitCode, printJson, UsageError } from '../output';
+import type { OperationStatusLike } from '../../schemas/tolerant';
+import { oneOf, positiveInteger } from '../args';
+import { defineCommand } from '../command';
+import { CONNECTION_HELP, PRODUCTS } from '../env';
+import { ExitCode, UsageError } from '../output';
 
-type Result = StatusLike;
-interface Kind {
-  get(momo: MomoClient, id: string): Promise<Result>;
-  wait(momo: MomoClient, id: string, options: WaitOptions<Result>): Promise<Result>;
-}
-type Verbs = Record<string, (id: string, options?: unknown) => Promise<Result>>;
+/** Any lookup's result: an invoice's or a payment's may be CREATED before PENDING. */
+type Result = OperationStatusLike;
 
 /**
- * Each product's operations with a status lookup, by the word used on the command line
- * (the lookup path's last word: `transfer`, `requesttopay`, `invoice`...), derived from
- * the operation tables: every lookup that confirms a creating call, read with the
- * product's `getX` and awaited with its `waitForX`.
+ * Each product's status lookups, by the word used on the command line (the lookup path's
+ * last word: `transfer`, `requesttopay`, `invoice`...): every lookup of the operation
+ * tables that confirms a creating call (a row's `confirmedBy`), sent and awaited as the
+ * product's own `getX` and `waitForX` send and await it.
  */
-const KINDS: Record<string, Record<string, Kind>> = {};
-for (const product of ['disbursement', 'collection', 'remittance'] as const) {
-  const kinds: Record<string, Kind> = {};
-  for (const op of Object.values(operationTables[product]) as TableOperation[]) {
-    const lookup = op.confirmedBy;
-    if (!lookup) continue;
-    const word = (lookup.path.split('/').at(-2) ?? '').toLowerCase();
-    const getter = lookup.name.slice(product.length + 1); // `getTransfer`
-    const waiter = `waitFor${getter.slice('get'.length)}`;
-    const verbs = (m: MomoClient) => m[product] as unknown as Verbs;
-    kinds[word] = {
-      get: (m, id) => (verbs(m)[getter] as Verbs[string]).call(m[product], id),
-      wait: (m, id, o) => (verbs(m)[waiter] as Verbs[string]).call(m[product], id, o),
-    };
-  }
-  KINDS[product] = kinds;
-}
+const KINDS = Object.fromEntries(
+  PRODUCTS.map((product) => {
+    const kinds: Record<string, Lookup<Result>> = {};
+    for (const op of Object.values(operationTables[product]) as TableOperation[]) {
+      const lookup = op.confirmedBy;
+      if (lookup) kinds[(lookup.path.split('/').at(-2) ?? '').toLowerCase()] = lookup;
+    }
+    return [product, kinds];
+  }),
+) as Record<ProductName, Record<string, Lookup<Result>>>;
 
 const USAGE = `Usage: momo-partner-sdk status <product> <kind> <referenceId> [options]
 
@@ -55,9 +36,9 @@ Looks up an operation by its reference id; with --wait, polls until it is final 
 reports each status seen on stderr. Exit code 4 when it is FAILED, 5 when --wait runs
 out of time.
 
-  <product> <kind>    disbursement: ${Object.keys(KINDS.disbursement ?? {}).join(', ')}
-                      collection: ${Object.keys(KINDS.collection ?? {}).join(', ')}
-                      remittance: ${Object.keys(KINDS.remittance ?? {}).join(', ')}
+  <product> <kind>    disbursement: ${Object.keys(KINDS.disbursement).join(', ')}
+                      collection: ${Object.keys(KINDS.collection).join(', ')}
+                      remittance: ${Object.keys(KINDS.remittance).join(', ')}
   <referenceId>       the X-Reference-Id the operation was created with (UUID v4)
   --wait              wait until SUCCESSFUL or FAILED
   --timeout-ms <n>    how long --wait waits (default 300000)
@@ -66,70 +47,54 @@ out of time.
 
 ${CONNECTION_HELP}`;
 
-export const statusCommand: Command = {
+export const statusCommand = defineCommand({
   name: 'status',
   summary: 'look up an operation (--wait: until SUCCESSFUL or FAILED)',
   usage: USAGE,
-  async run(argv, io) {
-    const args = parseCommand(
-      argv,
-      { ...CONNECTION_FLAGS, wait: { type: 'boolean' }, 'timeout-ms': { type: 'string' } },
-      { min: 3, max: 3, names: '<product> <kind> <referenceId>' },
-    );
-    const [productWord = '', kindWord = '', referenceId = ''] = args.positionals;
-    const product = productArg(productWord);
-    const kinds = KINDS[product] ?? {};
-    const kind = kinds[oneOf(kindWord, Object.keys(kinds), `kind for ${product}`)] as Kind;
+  connection: true,
+  flags: { wait: { type: 'boolean' }, 'timeout-ms': { type: 'string' } },
+  positionals: { min: 3, max: 3, names: '<product> <kind> <referenceId>' },
+  async run(command) {
+    const { args } = command;
+    const [, kindWord = '', referenceId = ''] = args.positionals;
+    const product = command.product();
+    const kinds = KINDS[product];
+    const lookup = kinds[
+      oneOf(kindWord, Object.keys(kinds), `kind for ${product}`)
+    ] as Lookup<Result>;
     const timeoutMs = positiveInteger(args.text('timeout-ms'), '--timeout-ms');
     if (timeoutMs !== undefined && !args.flag('wait')) {
       throw new UsageError('--timeout-ms goes with --wait');
     }
-    const momo = clientFromEnv(io, args, product);
+    const api = apiOf(command.client(product)[product]);
     const what = `${product} ${kindWord} ${referenceId}`;
-    const show = (result: Result) =>
-      args.flag('json') ? printJson(io, result) : io.out(describe(what, result));
-    const progress = (text: string) => (args.flag('json') ? undefined : io.err(`${text}\n`));
+    const show = (result: Result) => command.print(result, describe(what, result));
     const wait: WaitOptions<Result> = {
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
-      onStatus: (seen) => progress(`  ${new Date().toISOString()}  ${seen.status}`),
+      onStatus: (seen) => command.progress(`  ${new Date().toISOString()}  ${seen.status}`),
     };
     if (args.flag('wait')) {
-      const { baseUrl, targetEnvironment } = connectionFromEnv(io, args);
+      const { baseUrl, targetEnvironment } = command.connection();
       const deadline = `${timeoutMs ?? 300_000} ms`;
-      progress(
+      command.progress(
         `${what}: waiting at ${baseUrl} (target environment ${targetEnvironment}), up to ${deadline}...`,
       );
     }
     let result: Result;
     try {
       result = args.flag('wait')
-        ? await kind.wait(momo, referenceId, wait)
-        : await kind.get(momo, referenceId);
+        ? await api.waitFor(lookup, referenceId, wait)
+        : await api.lookup(lookup, referenceId);
     } catch (error) {
       // The last status seen is still worth printing before exit code 5.
       const last = isWaitTimeoutError(error) ? error.lastResult : undefined;
       if (last !== null && typeof last === 'object') show(last as Result);
-      throw explained(error, io.env, product, connectionFromEnv(io, args).targetEnvironment);
+      throw command.explain(error, product);
     }
     show(result);
     return result.status === 'FAILED' ? ExitCode.failed : ExitCode.ok;
   },
-};
-
-/** A refused credential or target environment, said with the MOMO_* variable to change. */
-function explained(
-  error: unknown,
-  env: Readonly<Record<string, string | undefined>>,
-  product: ProductName,
-  targetEnvironment: string,
-): unknown {
-  const refused = refusedCredential(error, env, product);
-  if (refused) return new CliFailure(refused, ExitCode.api);
-  if (isEnvironmentRefusal(error)) {
-    return new CliFailure(`${product}: ${environmentFix(targetEnvironment)}`, ExitCode.api);
-  }
-  return error;
-}
+});
 
 /** Human output: the status line, then the fields a person checks. */
 function describe(what: string, result: Result): string {

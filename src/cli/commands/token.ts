@@ -1,15 +1,7 @@
-import { parseCommand } from '../args';
-import type { Command } from '../command';
-import {
-  CONNECTION_FLAGS,
-  CONNECTION_HELP,
-  clientFromEnv,
-  connectionFromEnv,
-  productArg,
-  refusedCredential,
-} from '../env';
+import { defineCommand } from '../command';
+import { CONNECTION_HELP, refusedCredential } from '../env';
 import { environmentFix, isEnvironmentRefusal, probeEnvironment } from '../environment';
-import { CliFailure, ExitCode, printJson } from '../output';
+import { CliFailure, ExitCode } from '../output';
 
 const USAGE = `Usage: momo-partner-sdk token <product> [options]
 
@@ -25,22 +17,21 @@ Progress goes to stderr. The token itself is not printed unless --show-token is 
 
 ${CONNECTION_HELP}`;
 
-export const tokenCommand: Command = {
+export const tokenCommand = defineCommand({
   name: 'token',
   summary: 'check credentials and target environment: get an access token',
   usage: USAGE,
-  async run(argv, io) {
-    const args = parseCommand(
-      argv,
-      { ...CONNECTION_FLAGS, 'show-token': { type: 'boolean' } },
-      { min: 1, max: 1, names: '<product>' },
-    );
-    const product = productArg(args.positionals[0] ?? '');
-    const json = args.flag('json');
-    const { baseUrl, targetEnvironment } = connectionFromEnv(io, args);
-    const progress = (text: string) => (json ? undefined : io.err(`${product}: ${text}\n`));
-    const momo = clientFromEnv(io, args, product);
+  connection: true,
+  flags: { 'show-token': { type: 'boolean' } },
+  positionals: { min: 1, max: 1, names: '<product>' },
+  async run(command) {
+    const { io } = command;
+    const product = command.product();
+    const { baseUrl, targetEnvironment } = command.connection();
+    const progress = (text: string) => command.progress(`${product}: ${text}`);
+    const momo = command.client(product);
     progress(`asking ${baseUrl} for a token (target environment ${targetEnvironment})...`);
+    // Not command.explain: each step says only its own refusal, the second after "token issued".
     const token = await momo[product].getAccessToken().catch((error: unknown) => {
       const refused = refusedCredential(error, io.env, product);
       throw refused ? new CliFailure(refused, ExitCode.api) : error;
@@ -53,10 +44,14 @@ export const tokenCommand: Command = {
         ExitCode.api,
       );
     });
-    const show = args.flag('show-token');
+    const show = command.args.flag('show-token');
     const expiresAt = token.expiresAt.toISOString();
-    if (json) {
-      printJson(io, {
+    const checked =
+      probe.via === 'balance'
+        ? `a balance read answered ${probe.availableBalance} ${probe.currency}`
+        : 'a status lookup was answered';
+    command.print(
+      {
         product,
         baseUrl,
         targetEnvironment,
@@ -65,18 +60,11 @@ export const tokenCommand: Command = {
         expiresAt,
         expiresIn: token.expiresIn,
         accessToken: show ? token.accessToken : '[redacted]',
-      });
-    } else {
-      const checked =
-        probe.via === 'balance'
-          ? `a balance read answered ${probe.availableBalance} ${probe.currency}`
-          : 'a status lookup was answered';
-      io.out(
-        `${product}: token issued (type ${token.tokenType}), valid until ${expiresAt} (${token.expiresIn} s)\n` +
-          `${product}: target environment ${targetEnvironment} accepted (${checked})\n`,
-      );
-      io.out(show ? `${token.accessToken}\n` : '(not shown; add --show-token to print it)\n');
-    }
+      },
+      `${product}: token issued (type ${token.tokenType}), valid until ${expiresAt} (${token.expiresIn} s)\n` +
+        `${product}: target environment ${targetEnvironment} accepted (${checked})\n` +
+        (show ? `${token.accessToken}\n` : '(not shown; add --show-token to print it)\n'),
+    );
     return ExitCode.ok;
   },
-};
+});
