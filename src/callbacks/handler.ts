@@ -1,4 +1,5 @@
 import type { ClientContext } from '../context';
+import { referenceKey } from '../core/reference-id';
 import { isNotFoundError, ValidationError, type ValidationIssue } from '../errors';
 import { shareOutcome, trackedByJournal } from '../scale-out/callbacks';
 import { isFinal, type StatusLike, UUID_V4 } from '../schemas/common';
@@ -108,7 +109,7 @@ export function createCallbackHandler(
     if (!referenceId || !UUID_V4.test(referenceId)) {
       return answer(400, { error: 'no reference id (UUID v4) in the body or the URL' });
     }
-    if (fromUrl && event.referenceId && fromUrl.toLowerCase() !== event.referenceId.toLowerCase()) {
+    if (fromUrl && event.referenceId && referenceKey(fromUrl) !== referenceKey(event.referenceId)) {
       return answer(400, { error: 'the body and the URL name different reference ids' });
     }
     if (seen) seen.referenceId = referenceId;
@@ -186,7 +187,7 @@ export function createCallbackHandler(
       }
     };
     // Once per operation and final status; a non-final one is passed on each time.
-    const key = `${referenceId.toLowerCase()} ${status} ${verifiedBy ?? 'unverified'}`;
+    const key = `${referenceKey(referenceId)} ${status} ${verifiedBy ?? 'unverified'}`;
     let delivered: 'delivered' | 'duplicate' = 'delivered';
     try {
       if (isFinal({ status })) delivered = await once.deliver(key, deliver);

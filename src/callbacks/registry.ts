@@ -1,3 +1,4 @@
+import { referenceKey } from '../core/reference-id';
 import type { StatusLike } from '../schemas/common';
 
 /** How the callback handler can check what a callback claims about one operation. */
@@ -19,7 +20,7 @@ export class OperationRegistry {
   readonly #entries = new Map<string, Tracked>();
 
   track(referenceId: string, entry: Tracked): void {
-    const key = referenceId.toLowerCase(); // UUIDs compare case-insensitively
+    const key = referenceKey(referenceId);
     this.#entries.delete(key); // re-insert: newest last
     this.#entries.set(key, entry);
     if (this.#entries.size > MAX_TRACKED) {
@@ -29,6 +30,6 @@ export class OperationRegistry {
   }
 
   get(referenceId: string): Tracked | undefined {
-    return this.#entries.get(referenceId.toLowerCase());
+    return this.#entries.get(referenceKey(referenceId));
   }
 }

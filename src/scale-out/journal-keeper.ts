@@ -1,4 +1,5 @@
 import type { Operation } from '../core/operation';
+import { referenceKey } from '../core/reference-id';
 import { isApiError, ValidationError } from '../errors';
 import type { ComponentHealth } from './health';
 import {
@@ -91,7 +92,7 @@ export class JournalKeeper {
   }
 
   async record(entry: JournalRecord): Promise<void> {
-    const key = entry.referenceId.toLowerCase();
+    const key = referenceKey(entry.referenceId);
     this.#recentlyFinished.delete(key);
     if (!this.#shared) return this.journal.record(entry);
     try {
@@ -105,7 +106,7 @@ export class JournalKeeper {
   }
 
   async finish(referenceId: string, outcome: JournalOutcome): Promise<void> {
-    const key = referenceId.toLowerCase();
+    const key = referenceKey(referenceId);
     if (this.#recentlyFinished.has(key)) return;
     this.#recentlyFinished.add(key);
     if (this.#recentlyFinished.size > MAX_RECENTLY_FINISHED) {
@@ -133,7 +134,7 @@ export class JournalKeeper {
 
   /** An entry, or undefined; while the journal cannot be read, what this process knows. */
   async get(referenceId: string): Promise<JournalEntry | undefined> {
-    const key = referenceId.toLowerCase();
+    const key = referenceKey(referenceId);
     if (!this.#shared) return this.journal.get(referenceId);
     const kept = this.#unflushed.get(key);
     if (kept) return { ...kept };
@@ -181,7 +182,7 @@ export class JournalKeeper {
    * kept in memory again, listed, and written back by the next flush.
    */
   async #lostByJournal(durable: JournalEntry[], startedAt: number): Promise<JournalEntry[]> {
-    const listed = new Set(durable.map((entry) => entry.referenceId.toLowerCase()));
+    const listed = new Set(durable.map((entry) => referenceKey(entry.referenceId)));
     const absent = [...this.#mirror].filter(([key, { at }]) => at < startedAt && !listed.has(key));
     if (absent.length === 0) return [];
     // Past the journal's usual retention a finished entry is gone too: not a loss.
@@ -211,7 +212,7 @@ export class JournalKeeper {
     const seen = new Set<string>();
     const merged: JournalEntry[] = [];
     for (const entry of [...first, ...second]) {
-      const key = entry.referenceId.toLowerCase();
+      const key = referenceKey(entry.referenceId);
       if (seen.has(key) || this.#lateOutcomes.has(key) || this.#unflushed.get(key)?.outcome) {
         continue;
       }
