@@ -1,7 +1,7 @@
 import type { ClientContext } from '../context';
 import { referenceKey } from '../core/reference-id';
 import { isNotFoundError, ValidationError, type ValidationIssue } from '../errors';
-import { shareOutcome, trackedByJournal } from '../scale-out/callbacks';
+import { trackedByJournal } from '../scale-out/callbacks';
 import { isFinal, type StatusLike, UUID_V4 } from '../schemas/common';
 import { DEFAULT_READ_TIMEOUT_MS, readRequestBody } from './body';
 import { Confirmer } from './confirmer';
@@ -77,7 +77,8 @@ export function createCallbackHandler(
   // onEvent has run (a partner's receiver records the outcome before an awaiting caller
   // reads it). A pending one tells a wait nothing, so it never wakes one early.
   const confirmer = new Confirmer(limits, {
-    final: (referenceId, result) => shareOutcome(ctx, referenceId, result, result.status),
+    final: (referenceId, result) =>
+      ctx.outcomes.settleStatus(referenceId, result.status, { confirmed: result }),
     failed: (referenceId) => {
       const operation = ctx.operations.get(referenceId)?.operation;
       log('warn', 'callback could not be confirmed: the status lookup failed', {
@@ -125,8 +126,12 @@ export function createCallbackHandler(
 
     // Not created or awaited here: the journal (shared across instances) may know it.
     const tracked = ctx.operations.get(referenceId) ?? (await trackedByJournal(ctx, referenceId));
-    const lookup =
-      tracked?.lookup ?? (!tracked && userLookup ? () => userLookup(referenceId) : undefined);
+    const confirmedBy = tracked?.confirmedBy;
+    const lookup = confirmedBy
+      ? () => ctx.api.lookup(confirmedBy, referenceId, {}, undefined, undefined, false)
+      : !tracked && userLookup
+        ? () => userLookup(referenceId)
+        : undefined;
     const context = { referenceId, operation: tracked?.operation };
     if (!tracked && !lookup) {
       log('warn', 'callback for an unknown reference id refused', context);
@@ -150,7 +155,7 @@ export function createCallbackHandler(
       result = confirmation.result;
       if (!result) return answer(404, { error: 'unknown reference id' });
       if (isFinal(event.status) && result.status !== event.status) {
-        if (isFinal(result)) ctx.poller.wake(referenceId, result); // the truth ends the waits
+        ctx.outcomes.wake(referenceId, result); // the truth ends the waits
         log('warn', 'callback contradicts the status lookup: not trusted', {
           ...context,
           claimed: event.status,
@@ -167,7 +172,7 @@ export function createCallbackHandler(
     }
     const deliver = async () => {
       // Only a verified outcome settles: an unverified claim leaves the operation pending.
-      if (verifiedBy === 'token') await shareOutcome(ctx, referenceId, undefined, status);
+      if (verifiedBy === 'token') await ctx.outcomes.settleStatus(referenceId, status);
       try {
         await options.onEvent?.({
           referenceId,
@@ -183,7 +188,7 @@ export function createCallbackHandler(
         throw error;
       } finally {
         // The truth, whatever the callback claimed: a final result ends the waits on this id.
-        if (result && isFinal(result)) ctx.poller.wake(referenceId, result);
+        if (result) ctx.outcomes.wake(referenceId, result);
       }
     };
     // Once per operation and final status; a non-final one is passed on each time.

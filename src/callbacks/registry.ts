@@ -1,3 +1,4 @@
+import type { Operation } from '../core/operation';
 import { referenceKey } from '../core/reference-id';
 import type { StatusLike } from '../schemas/common';
 
@@ -5,8 +6,11 @@ import type { StatusLike } from '../schemas/common';
 export interface Tracked {
   /** Operation name, e.g. `collection.requestToPay`. */
   operation: string;
-  /** The status lookup of that operation; absent when the specification has none. */
-  lookup?: ((signal?: AbortSignal) => Promise<StatusLike>) | undefined;
+  /**
+   * The status lookup of that operation; absent when the specification has none. The
+   * handler looks it up without settling: its confirmation settles what it finds.
+   */
+  confirmedBy?: Operation<never, StatusLike> | undefined;
 }
 
 /** Bounded so that a long-running process never grows without limit. */

@@ -44,8 +44,6 @@ export class JournalKeeper {
   >();
   /** This process's entries the journal holds, not seen final: listed when it cannot be read. */
   readonly #mirror = new Map<string, Mirrored>();
-  /** Ids marked lately: a wait and its last lookup both report the same outcome. */
-  readonly #recentlyFinished = new Set<string>();
   #flushing: Promise<void> | undefined;
 
   constructor(journal: Journal | undefined, health: ComponentHealth, platform: Platform) {
@@ -67,13 +65,15 @@ export class JournalKeeper {
   /**
    * Sends a creating call, handing `send` the step that records it: the transport runs
    * that step once the input is checked and before the first attempt leaves (a bad input
-   * is neither sent nor recorded). A refusal that proves nothing was created marks it
-   * REJECTED; any other failure leaves it pending, for a lookup to settle.
+   * is neither sent nor recorded). A refusal that proves nothing was created is settled
+   * REJECTED (by `outcomes`, the settle point); any other failure leaves it pending, for
+   * a lookup to settle.
    */
   async send<T>(
     op: Pick<Operation, 'name' | 'product'>,
     referenceId: string | undefined,
     send: (beforeSend: (() => Promise<void>) | undefined) => Promise<T>,
+    outcomes: { settle(referenceId: string, outcome: JournalOutcome): Promise<void> },
   ): Promise<T> {
     if (referenceId === undefined) return send(undefined);
     let recorded = false;
@@ -86,14 +86,13 @@ export class JournalKeeper {
     try {
       return await send(beforeSend);
     } catch (error) {
-      if (recorded && refusedOutright(error)) await this.finish(referenceId, 'REJECTED');
+      if (recorded && refusedOutright(error)) await outcomes.settle(referenceId, 'REJECTED');
       throw error;
     }
   }
 
   async record(entry: JournalRecord): Promise<void> {
     const key = referenceKey(entry.referenceId);
-    this.#recentlyFinished.delete(key);
     if (!this.#shared) return this.journal.record(entry);
     try {
       await this.journal.record(entry);
@@ -105,13 +104,9 @@ export class JournalKeeper {
     }
   }
 
+  /** Marks an outcome; called by the settle point (`outcomes`) only, once per outcome seen. */
   async finish(referenceId: string, outcome: JournalOutcome): Promise<void> {
     const key = referenceKey(referenceId);
-    if (this.#recentlyFinished.has(key)) return;
-    this.#recentlyFinished.add(key);
-    if (this.#recentlyFinished.size > MAX_RECENTLY_FINISHED) {
-      this.#recentlyFinished.delete(this.#recentlyFinished.values().next().value as string);
-    }
     const at = Date.now();
     if (!this.#shared) return this.journal.finish(referenceId, outcome, at);
     this.#mirror.delete(key);
@@ -275,7 +270,6 @@ export class JournalKeeper {
 }
 
 const MAX_LATE_OUTCOMES = 10_000;
-const MAX_RECENTLY_FINISHED = 1_000;
 const MAX_MIRRORED = 10_000;
 /** Mirrored entries older than this are not checked for loss (a finished one may be gone). */
 const MIRROR_MAX_AGE_MS = 12 * 60 * 60 * 1000;
