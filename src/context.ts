@@ -11,6 +11,7 @@ import { operationTables } from './products/tables';
 import { CallbackFanOut } from './scale-out/callback-bus';
 import { SharedStateHealth } from './scale-out/health';
 import { JournalKeeper } from './scale-out/journal-keeper';
+import { Outcomes } from './scale-out/outcomes';
 
 /**
  * The composition root: what the products of one client share (options, transport,
@@ -30,6 +31,8 @@ export class ClientContext {
   readonly journal: JournalKeeper;
   /** Confirmed callback results to and from other instances (scale-out). */
   readonly callbackBus: CallbackFanOut;
+  /** Where every final outcome is settled: the journal, the waits and the bus hear it there. */
+  readonly outcomes: Outcomes;
   /**
    * Every operation of the tables by its name (`product.method`, as the journal records
    * it): how scale-out finds the lookup that confirms an operation without importing a
@@ -64,6 +67,7 @@ export class ClientContext {
       this.poller,
       health.of('callback bus'),
     );
+    this.outcomes = new Outcomes(this.journal, this.callbackBus, this.poller);
   }
 
   /** The verbs (send, look up, wait) over this context. */

@@ -1,3 +1,4 @@
+import { referenceKey } from '../core/reference-id';
 import { isFinal, type StatusLike } from '../schemas/common';
 
 /** What one status lookup said about a reference id: a result (or none), or its failure. */
@@ -55,7 +56,7 @@ export class Confirmer {
     lookup: () => Promise<StatusLike | undefined>,
     claimed: string,
   ): Promise<Confirmation | 'busy'> {
-    const key = referenceId.toLowerCase();
+    const key = referenceKey(referenceId);
     const kept = this.#kept.get(key);
     const age = kept ? Date.now() - kept.at : Number.POSITIVE_INFINITY;
     if (kept && (kept.final || age < this.#limits.confirmIntervalMs)) {

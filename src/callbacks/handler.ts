@@ -1,15 +1,10 @@
 import type { ClientContext } from '../context';
-import { isNotFoundError, ValidationError, type ValidationIssue } from '../errors';
-import { shareOutcome, trackedByJournal } from '../scale-out/callbacks';
-import { isFinal, type StatusLike, UUID_V4 } from '../schemas/common';
-import { DEFAULT_READ_TIMEOUT_MS, readRequestBody } from './body';
-import { Confirmer } from './confirmer';
+import { ValidationError, type ValidationIssue } from '../errors';
+import type { StatusLike } from '../schemas/common';
+import { DEFAULT_READ_TIMEOUT_MS } from './body';
 import type { ConfirmedCallback } from './events';
-import { DeliveredOnce } from './once';
-import { type CallbackEvent, parseCallback } from './parse';
-import { routeReader } from './route';
-import { tokenMatches } from './token';
-import { type CallbackSeen, tracedHandler } from './traced';
+import { Receiver } from './receiver';
+import { tracedHandler } from './traced';
 
 export type { ConfirmedCallback } from './events';
 
@@ -51,163 +46,21 @@ export type CallbackHandler = (request: Request) => Promise<Response>;
 /** The read deadline of each handler, for `toNodeListener` to apply to the socket too. */
 export const readTimeoutOf = new WeakMap<CallbackHandler, number>();
 
-const answer = (
-  status: number,
-  body: Record<string, unknown>,
-  headers: Record<string, string> = {},
-) =>
-  new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-  });
-
 export function createCallbackHandler(
   ctx: ClientContext,
   options: CallbackHandlerOptions = {},
 ): CallbackHandler {
   const limits = handlerLimits(options);
   const template = options.callbackUrl ?? ctx.config.callbackUrl;
-  const readRoute = routeReader(template);
-  const secret = ctx.config.callbackSecret;
-  const log = ctx.config.log;
-  const once = new DeliveredOnce();
-  // Once per lookup made, however many callbacks share it. A final result reaches the
-  // journal and the other instances; this process's waits are woken by the handler once
-  // onEvent has run (a partner's receiver records the outcome before an awaiting caller
-  // reads it). A pending one tells a wait nothing, so it never wakes one early.
-  const confirmer = new Confirmer(limits, {
-    final: (referenceId, result) => shareOutcome(ctx, referenceId, result, result.status),
-    failed: (referenceId) => {
-      const operation = ctx.operations.get(referenceId)?.operation;
-      log('warn', 'callback could not be confirmed: the status lookup failed', {
-        referenceId,
-        operation,
-      });
-    },
-  });
-  const userLookup = options.lookup?.bind(options);
-
-  const handle = async (request: Request, seen?: CallbackSeen): Promise<Response> => {
-    if (request.method !== 'PUT' && request.method !== 'POST') {
-      return answer(405, { error: 'callbacks are PUT or POST' }, { allow: 'PUT, POST' });
-    }
-    const route = readRoute(request.url);
-    if (!route) return answer(404, { error: 'not a callback route' });
-    const text = await readRequestBody(request, limits.readTimeoutMs);
-    if (typeof text !== 'string') {
-      return answer(text.status, { error: text.error }, { connection: 'close' });
-    }
-    let event: CallbackEvent;
-    try {
-      event = parseCallback(text);
-    } catch (error) {
-      return answer(400, { error: (error as Error).message });
-    }
-    const fromUrl = route.referenceId;
-    const referenceId = event.referenceId ?? fromUrl;
-    if (!referenceId || !UUID_V4.test(referenceId)) {
-      return answer(400, { error: 'no reference id (UUID v4) in the body or the URL' });
-    }
-    if (fromUrl && event.referenceId && fromUrl.toLowerCase() !== event.referenceId.toLowerCase()) {
-      return answer(400, { error: 'the body and the URL name different reference ids' });
-    }
-    if (seen) seen.referenceId = referenceId;
-    // A token is checked whenever one came: a wrong one is a forgery, whatever the lookup says.
-    const tokenOk =
-      secret !== undefined && route.token !== undefined
-        ? tokenMatches(secret.reveal(), referenceId, route.token)
-        : undefined;
-    if (tokenOk === false) {
-      log('warn', 'callback with a wrong callback token refused', { referenceId });
-      return answer(401, { error: 'wrong callback token' });
-    }
-
-    // Not created or awaited here: the journal (shared across instances) may know it.
-    const tracked = ctx.operations.get(referenceId) ?? (await trackedByJournal(ctx, referenceId));
-    const lookup =
-      tracked?.lookup ?? (!tracked && userLookup ? () => userLookup(referenceId) : undefined);
-    const context = { referenceId, operation: tracked?.operation };
-    if (!tracked && !lookup) {
-      log('warn', 'callback for an unknown reference id refused', context);
-      return answer(404, { error: 'unknown reference id' });
-    }
-
-    let result: StatusLike | undefined;
-    if (lookup) {
-      const confirmation = await confirmer.confirm(referenceId, lookup, event.status);
-      if (confirmation === 'busy') {
-        log('warn', 'callback refused for now: too many confirmations running', context);
-        return answer(503, { error: 'busy; send it again later' }, RETRY_LATER);
-      }
-      if (confirmation.error !== undefined) {
-        if (isNotFoundError(confirmation.error)) {
-          return answer(404, { error: 'unknown to the service' });
-        }
-        const retry = { error: 'could not confirm the outcome; send it again later' };
-        return answer(503, retry, RETRY_LATER);
-      }
-      result = confirmation.result;
-      if (!result) return answer(404, { error: 'unknown reference id' });
-      if (isFinal(event.status) && result.status !== event.status) {
-        if (isFinal(result)) ctx.poller.wake(referenceId, result); // the truth ends the waits
-        log('warn', 'callback contradicts the status lookup: not trusted', {
-          ...context,
-          claimed: event.status,
-          actual: result.status,
-        });
-        return answer(409, { error: 'the callback does not match the transaction status' });
-      }
-    }
-
-    const verifiedBy = result !== undefined ? 'lookup' : tokenOk ? 'token' : undefined;
-    const status = result?.status ?? event.status;
-    if (verifiedBy === undefined) {
-      log('warn', UNVERIFIED, { ...context, claimed: event.status });
-    }
-    const deliver = async () => {
-      // Only a verified outcome settles: an unverified claim leaves the operation pending.
-      if (verifiedBy === 'token') await shareOutcome(ctx, referenceId, undefined, status);
-      try {
-        await options.onEvent?.({
-          referenceId,
-          operation: tracked?.operation,
-          status,
-          result,
-          callback: event,
-          confirmed: verifiedBy !== undefined,
-          verifiedBy,
-        } as ConfirmedCallback);
-      } catch (error) {
-        log('error', 'callback onEvent threw', context);
-        throw error;
-      } finally {
-        // The truth, whatever the callback claimed: a final result ends the waits on this id.
-        if (result && isFinal(result)) ctx.poller.wake(referenceId, result);
-      }
-    };
-    // Once per operation and final status; a non-final one is passed on each time.
-    const key = `${referenceId.toLowerCase()} ${status} ${verifiedBy ?? 'unverified'}`;
-    let delivered: 'delivered' | 'duplicate' = 'delivered';
-    try {
-      if (isFinal({ status })) delivered = await once.deliver(key, deliver);
-      else await deliver();
-    } catch {
-      return answer(500, { error: 'the receiver failed; send it again later' });
-    }
-    const body =
-      delivered === 'duplicate' ? { received: true, duplicate: true } : { received: true };
-    // An unverified claim is answered 200 too (the sender has nothing to retry), saying so.
-    return answer(200, verifiedBy === undefined ? { ...body, confirmed: false } : body);
-  };
-  const handler = tracedHandler(handle, ctx.config.telemetry, template);
+  const receiver = new Receiver(ctx, options, limits, template);
+  const handler = tracedHandler(
+    (request, seen) => receiver.handle(request, seen),
+    ctx.config.telemetry,
+    template,
+  );
   readTimeoutOf.set(handler, limits.readTimeoutMs);
   return handler;
 }
-
-const RETRY_LATER = { 'retry-after': '1' };
-const UNVERIFIED =
-  'unverified callback for an operation without a status lookup: not settled (a callback ' +
-  'settles it only with its callback token: client option callbackSecret)';
 
 /** The handler's limits, checked: a ValidationError names a bad option. */
 function handlerLimits(options: CallbackHandlerOptions) {

@@ -1,11 +1,16 @@
+import type { Operation } from '../core/operation';
+import { referenceKey } from '../core/reference-id';
 import type { StatusLike } from '../schemas/common';
 
 /** How the callback handler can check what a callback claims about one operation. */
 export interface Tracked {
   /** Operation name, e.g. `collection.requestToPay`. */
   operation: string;
-  /** The status lookup of that operation; absent when the specification has none. */
-  lookup?: ((signal?: AbortSignal) => Promise<StatusLike>) | undefined;
+  /**
+   * The status lookup of that operation; absent when the specification has none. The
+   * handler looks it up without settling: its confirmation settles what it finds.
+   */
+  confirmedBy?: Operation<never, StatusLike> | undefined;
 }
 
 /** Bounded so that a long-running process never grows without limit. */
@@ -19,7 +24,7 @@ export class OperationRegistry {
   readonly #entries = new Map<string, Tracked>();
 
   track(referenceId: string, entry: Tracked): void {
-    const key = referenceId.toLowerCase(); // UUIDs compare case-insensitively
+    const key = referenceKey(referenceId);
     this.#entries.delete(key); // re-insert: newest last
     this.#entries.set(key, entry);
     if (this.#entries.size > MAX_TRACKED) {
@@ -29,6 +34,6 @@ export class OperationRegistry {
   }
 
   get(referenceId: string): Tracked | undefined {
-    return this.#entries.get(referenceId.toLowerCase());
+    return this.#entries.get(referenceKey(referenceId));
   }
 }

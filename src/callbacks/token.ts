@@ -8,6 +8,8 @@
  * planned): the main entry stays free of Node globals.
  */
 
+import { referenceKey } from '../core/reference-id';
+
 /** The placeholder a callback URL template may carry; appended as a query parameter otherwise. */
 export const TOKEN_PLACEHOLDER = '{callbackToken}';
 /** The query parameter the token travels in when the template does not place it. */
@@ -15,7 +17,7 @@ export const TOKEN_PARAMETER = 'callbackToken';
 
 /** The token of one operation. */
 export function callbackToken(secret: string, referenceId: string): string {
-  const mac = hmacSha256(utf8(secret), utf8(`momo-callback:${referenceId.toLowerCase()}`));
+  const mac = hmacSha256(utf8(secret), utf8(`momo-callback:${referenceKey(referenceId)}`));
   let hex = '';
   for (const byte of mac) hex += byte.toString(16).padStart(2, '0');
   return hex;

@@ -25,3 +25,11 @@ export function withReferenceId<O extends { referenceId?: string | undefined }>(
     referenceId: typeof referenceId === 'string' ? referenceId : undefined,
   };
 }
+
+/**
+ * The key a reference id is stored and compared by: UUIDs compare case-insensitively, so
+ * `ABC…` and `abc…` name one operation in every map, journal and token.
+ */
+export function referenceKey(referenceId: string): string {
+  return referenceId.toLowerCase();
+}

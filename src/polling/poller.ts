@@ -1,3 +1,4 @@
+import { referenceKey } from '../core/reference-id';
 import { retryDecision } from '../core/retry-decision';
 import type { Telemetry, WaitTrace } from '../core/telemetry';
 import { spreadJitter } from '../core/time';
@@ -75,7 +76,7 @@ export class Poller {
    * result confirmed by a lookup, a final one settles those waits without another lookup.
    */
   wake(referenceId: string, confirmed?: StatusLike): number {
-    const sleeping = this.#waiting.get(referenceId.toLowerCase());
+    const sleeping = this.#waiting.get(referenceKey(referenceId));
     if (sleeping === undefined) return 0;
     if (!Array.isArray(sleeping)) {
       sleeping.wake(confirmed);
@@ -185,7 +186,7 @@ export class Poller {
   /** A sleep between lookups, registered for wake-ups on its reference id. */
   #enlist(referenceId: string, ms: number, signal: AbortSignal | undefined): WaitSleep {
     const sleep: WaitSleep = this.#scheduler.sleep(ms, signal);
-    const key = referenceId.toLowerCase();
+    const key = referenceKey(referenceId);
     const others = this.#waiting.get(key);
     if (others === undefined) this.#waiting.set(key, sleep);
     else if (Array.isArray(others)) others.push(sleep);
@@ -194,7 +195,7 @@ export class Poller {
   }
 
   #delist(referenceId: string, sleep: WaitSleep): void {
-    const key = referenceId.toLowerCase();
+    const key = referenceKey(referenceId);
     const sleeping = this.#waiting.get(key);
     if (sleeping === sleep) this.#waiting.delete(key);
     else if (Array.isArray(sleeping)) {

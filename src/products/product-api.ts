@@ -12,7 +12,6 @@ import type { MomoClientOptions, ProductName, RequestOptions } from '../core/opt
 import { withReferenceId } from '../core/reference-id';
 import type { WaitTrace } from '../core/telemetry';
 import type { Final, WaitOptions, WaitRequest } from '../polling/poller';
-import { isFinal } from '../schemas/common';
 import type { OperationStatusLike } from '../schemas/tolerant';
 import type { ConfirmedOperation, Lookup } from './endpoints';
 
@@ -124,7 +123,7 @@ export class ProductApi {
     input: CallInput,
   ): Promise<Submitted & { result: CallResult<TResult> }> {
     const submitted = await this.submit(op, input);
-    await this.#ctx.journal.finish(submitted.referenceId, 'SUCCESSFUL');
+    await this.#ctx.outcomes.settle(submitted.referenceId, 'SUCCESSFUL');
     return submitted;
   }
 
@@ -132,6 +131,8 @@ export class ProductApi {
    * One status lookup, through the client's lookup gate (its `lookupRate`, the pause after
    * a 429); `deadline` is a wait's, honoured while queued there; `wait` is that wait's
    * telemetry. The result always names its reference id (2.5 shows it only sometimes).
+   * A final result is settled (`outcomes`), unless `settles` is false: the callback
+   * handler's lookups, whose confirmation settles what they find.
    */
   lookup<R>(
     op: Lookup<R>,
@@ -139,8 +140,9 @@ export class ProductApi {
     options?: RequestOptions,
     deadline?: number,
     wait?: WaitTrace,
+    settles = true,
   ): Promise<R> {
-    const run = () => this.#lookupNow(op, referenceId, options, wait);
+    const run = () => this.#lookupNow(op, referenceId, options, wait, settles);
     return this.#ctx.poller.gate.run(run, options?.signal, deadline);
   }
 
@@ -149,6 +151,7 @@ export class ProductApi {
     referenceId: string,
     options: RequestOptions | undefined,
     wait: WaitTrace | undefined,
+    settles: boolean,
   ): Promise<R> {
     const answer = await this.#ctx.transport.call(op, {
       params: { referenceId },
@@ -156,8 +159,9 @@ export class ProductApi {
       trace: wait,
     });
     const result = answer.data;
-    if (typeof result === 'object' && result !== null && isFinal(result)) {
-      await this.#journalFinal(referenceId, result); // a final lookup ends its journal entry
+    if (settles) {
+      const status = (result as Partial<Status> | null)?.status;
+      await this.#ctx.outcomes.settleStatus(referenceId, status); // a final lookup settles
     }
     if (result === null || typeof result !== 'object') return result;
     const named = 'referenceId' in result ? result : { referenceId, ...result };
@@ -179,51 +183,43 @@ export class ProductApi {
     if (checked) return Promise.reject(checked);
     const lookup =
       tracked ??
-      (this.#ctx.operations.get(referenceId)?.lookup
+      (this.#ctx.operations.get(referenceId)?.confirmedBy
         ? this.#lookupOf(op, referenceId)
         : this.#track(op, referenceId));
     // The poller knows PENDING, SUCCESSFUL and FAILED; any other status (an invoice's
     // CREATED) is not final to it either, so the wider results pass through unchanged.
     const poller = this.#ctx.poller as unknown as Poller<R>;
-    return poller
-      .wait(
-        {
-          operation: op.name,
-          referenceId,
-          lookup,
-          acceptedAt, // a plain field, not a spread: a smaller object per pending wait
-        },
-        options,
-      )
-      .then(async (final) => {
-        await this.#journalFinal(referenceId, final); // settled by a woken wait too
-        return final;
-      });
+    // The final result comes from a lookup or a confirmed callback that settled it already.
+    return poller.wait(
+      {
+        operation: op.name,
+        referenceId,
+        lookup,
+        acceptedAt, // a plain field, not a spread: a smaller object per pending wait
+      },
+      options,
+    );
   }
 
   // --- scale-out: the journal of operations in flight ---
 
   /** Sends a creating call once the journal holds it (a bad input is neither sent nor recorded). */
   #journalled<T>(op: Operation<unknown, T>, referenceId: string | undefined, input: CallInput) {
-    return this.#ctx.journal.send(op, referenceId, (beforeSend) =>
-      this.#ctx.transport.call(op, input, beforeSend),
+    const { journal, transport, outcomes } = this.#ctx;
+    return journal.send(
+      op,
+      referenceId,
+      (beforeSend) => transport.call(op, input, beforeSend),
+      outcomes,
     );
-  }
-
-  /** Marks an operation final in the journal once a lookup (or a confirmed callback) says so. */
-  async #journalFinal(referenceId: string, result: unknown): Promise<void> {
-    const status = (result as Partial<Status> | null)?.status;
-    if (status === 'SUCCESSFUL' || status === 'FAILED') {
-      await this.#ctx.journal.finish(referenceId, status);
-    }
   }
 
   /** Lets the callback handler confirm callbacks for this id by its lookup. */
   #track<R extends Status>(op: Lookup<R>, referenceId: string, operation = op.name) {
-    const lookup = this.#lookupOf(op, referenceId);
     // The handler compares final statuses only; a CREATED it reads as not final.
-    this.#ctx.operations.track(referenceId, { operation, lookup: lookup as Tracked['lookup'] });
-    return lookup;
+    const confirmedBy = op as unknown as Tracked['confirmedBy'];
+    this.#ctx.operations.track(referenceId, { operation, confirmedBy });
+    return this.#lookupOf(op, referenceId);
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { Journal, JournalEntry, JournalOutcome, JournalRecord } from 'momo-partner-sdk';
+import { referenceKey } from '../core/reference-id';
 import {
   lua,
   optionError,
@@ -66,7 +67,7 @@ export class RedisJournal implements Journal {
   }
 
   async record(entry: JournalRecord): Promise<void> {
-    const id = entry.referenceId.toLowerCase();
+    const id = referenceKey(entry.referenceId);
     await this.#redis.script(
       RECORD,
       [this.#entryKey(id), this.#pendingKey, `${this.#redis.tag('journal')}:seq`],
@@ -83,7 +84,7 @@ export class RedisJournal implements Journal {
   }
 
   async finish(referenceId: string, outcome: JournalOutcome, finishedAt: number): Promise<void> {
-    const id = referenceId.toLowerCase();
+    const id = referenceKey(referenceId);
     await this.#redis.script(
       FINISH,
       [this.#entryKey(id), this.#pendingKey],
@@ -92,7 +93,7 @@ export class RedisJournal implements Journal {
   }
 
   async get(referenceId: string): Promise<JournalEntry | undefined> {
-    const key = this.#entryKey(referenceId.toLowerCase());
+    const key = this.#entryKey(referenceKey(referenceId));
     return toEntry(fieldsOf(await this.#redis.command(['HGETALL', key], key)));
   }
 

@@ -121,7 +121,7 @@ export class JournalView implements ClientJournal {
       return { entry, status: result.status, result } as ResumeOutcome;
     } catch (error) {
       if (!isNotFoundError(error)) return { entry, status: 'UNRESOLVED', error };
-      await this.#ctx.journal.finish(entry.referenceId, 'NOT_FOUND');
+      await this.#ctx.outcomes.settle(entry.referenceId, 'NOT_FOUND');
       return { entry, status: 'NOT_FOUND' };
     }
   }

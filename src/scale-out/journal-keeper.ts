@@ -1,4 +1,5 @@
 import type { Operation } from '../core/operation';
+import { referenceKey } from '../core/reference-id';
 import { isApiError, ValidationError } from '../errors';
 import type { ComponentHealth } from './health';
 import {
@@ -43,8 +44,6 @@ export class JournalKeeper {
   >();
   /** This process's entries the journal holds, not seen final: listed when it cannot be read. */
   readonly #mirror = new Map<string, Mirrored>();
-  /** Ids marked lately: a wait and its last lookup both report the same outcome. */
-  readonly #recentlyFinished = new Set<string>();
   #flushing: Promise<void> | undefined;
 
   constructor(journal: Journal | undefined, health: ComponentHealth, platform: Platform) {
@@ -66,13 +65,15 @@ export class JournalKeeper {
   /**
    * Sends a creating call, handing `send` the step that records it: the transport runs
    * that step once the input is checked and before the first attempt leaves (a bad input
-   * is neither sent nor recorded). A refusal that proves nothing was created marks it
-   * REJECTED; any other failure leaves it pending, for a lookup to settle.
+   * is neither sent nor recorded). A refusal that proves nothing was created is settled
+   * REJECTED (by `outcomes`, the settle point); any other failure leaves it pending, for
+   * a lookup to settle.
    */
   async send<T>(
     op: Pick<Operation, 'name' | 'product'>,
     referenceId: string | undefined,
     send: (beforeSend: (() => Promise<void>) | undefined) => Promise<T>,
+    outcomes: { settle(referenceId: string, outcome: JournalOutcome): Promise<void> },
   ): Promise<T> {
     if (referenceId === undefined) return send(undefined);
     let recorded = false;
@@ -85,14 +86,13 @@ export class JournalKeeper {
     try {
       return await send(beforeSend);
     } catch (error) {
-      if (recorded && refusedOutright(error)) await this.finish(referenceId, 'REJECTED');
+      if (recorded && refusedOutright(error)) await outcomes.settle(referenceId, 'REJECTED');
       throw error;
     }
   }
 
   async record(entry: JournalRecord): Promise<void> {
-    const key = entry.referenceId.toLowerCase();
-    this.#recentlyFinished.delete(key);
+    const key = referenceKey(entry.referenceId);
     if (!this.#shared) return this.journal.record(entry);
     try {
       await this.journal.record(entry);
@@ -104,13 +104,9 @@ export class JournalKeeper {
     }
   }
 
+  /** Marks an outcome; called by the settle point (`outcomes`) only, once per outcome seen. */
   async finish(referenceId: string, outcome: JournalOutcome): Promise<void> {
-    const key = referenceId.toLowerCase();
-    if (this.#recentlyFinished.has(key)) return;
-    this.#recentlyFinished.add(key);
-    if (this.#recentlyFinished.size > MAX_RECENTLY_FINISHED) {
-      this.#recentlyFinished.delete(this.#recentlyFinished.values().next().value as string);
-    }
+    const key = referenceKey(referenceId);
     const at = Date.now();
     if (!this.#shared) return this.journal.finish(referenceId, outcome, at);
     this.#mirror.delete(key);
@@ -133,7 +129,7 @@ export class JournalKeeper {
 
   /** An entry, or undefined; while the journal cannot be read, what this process knows. */
   async get(referenceId: string): Promise<JournalEntry | undefined> {
-    const key = referenceId.toLowerCase();
+    const key = referenceKey(referenceId);
     if (!this.#shared) return this.journal.get(referenceId);
     const kept = this.#unflushed.get(key);
     if (kept) return { ...kept };
@@ -181,7 +177,7 @@ export class JournalKeeper {
    * kept in memory again, listed, and written back by the next flush.
    */
   async #lostByJournal(durable: JournalEntry[], startedAt: number): Promise<JournalEntry[]> {
-    const listed = new Set(durable.map((entry) => entry.referenceId.toLowerCase()));
+    const listed = new Set(durable.map((entry) => referenceKey(entry.referenceId)));
     const absent = [...this.#mirror].filter(([key, { at }]) => at < startedAt && !listed.has(key));
     if (absent.length === 0) return [];
     // Past the journal's usual retention a finished entry is gone too: not a loss.
@@ -211,7 +207,7 @@ export class JournalKeeper {
     const seen = new Set<string>();
     const merged: JournalEntry[] = [];
     for (const entry of [...first, ...second]) {
-      const key = entry.referenceId.toLowerCase();
+      const key = referenceKey(entry.referenceId);
       if (seen.has(key) || this.#lateOutcomes.has(key) || this.#unflushed.get(key)?.outcome) {
         continue;
       }
@@ -274,7 +270,6 @@ export class JournalKeeper {
 }
 
 const MAX_LATE_OUTCOMES = 10_000;
-const MAX_RECENTLY_FINISHED = 1_000;
 const MAX_MIRRORED = 10_000;
 /** Mirrored entries older than this are not checked for loss (a finished one may be gone). */
 const MIRROR_MAX_AGE_MS = 12 * 60 * 60 * 1000;

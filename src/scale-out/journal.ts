@@ -1,4 +1,5 @@
 import type { ProductName } from '../core/options';
+import { referenceKey } from '../core/reference-id';
 
 /** What is recorded before a creating call leaves: no secrets, no personal data. */
 export interface JournalRecord {
@@ -78,14 +79,14 @@ export class InMemoryJournal implements Journal {
   }
 
   async record(entry: JournalRecord): Promise<void> {
-    const key = entry.referenceId.toLowerCase();
+    const key = referenceKey(entry.referenceId);
     if (this.#pending.has(key)) return; // an id already pending keeps its first record
     this.#finished.delete(key);
     this.#pending.set(key, { ...entry });
   }
 
   async finish(referenceId: string, outcome: JournalOutcome, finishedAt: number): Promise<void> {
-    const key = referenceId.toLowerCase();
+    const key = referenceKey(referenceId);
     const entry = this.#pending.get(key);
     if (!entry) return;
     this.#pending.delete(key);
@@ -94,7 +95,7 @@ export class InMemoryJournal implements Journal {
   }
 
   async get(referenceId: string): Promise<JournalEntry | undefined> {
-    const key = referenceId.toLowerCase();
+    const key = referenceKey(referenceId);
     const entry = this.#pending.get(key) ?? this.#finished.get(key);
     return entry && !this.#expired(entry, Date.now()) ? { ...entry } : undefined;
   }
