@@ -1,4 +1,4 @@
-import type { Telemetry, WaitTrace } from '../core/telemetry';
+import type { Telemetry, WaitTrace } from '../contracts/telemetry';
 import { spreadJitter } from '../core/time';
 import { isTransient } from '../core/transient';
 import { isNotFoundError, WaitTimeoutError } from '../errors';
