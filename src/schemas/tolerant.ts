@@ -70,11 +70,9 @@ export const looseString = lazy(() =>
   ),
 );
 
-/**
- * The kinds of party id: an MSISDN (digits only), an e-mail address, or a party code
- * (UUID). Here, with the results that echo it, so that common.ts (which re-exports it for
- * the requests) and this file do not import each other.
- */
+// Here, beside the results that echo it, so that common.ts (which re-exports it for the
+// requests) and this file do not import each other.
+/** The kinds of party id: an MSISDN (digits only), an e-mail address, or a party code (UUID). */
 export type PartyIdType = 'MSISDN' | 'EMAIL' | 'PARTY_CODE';
 
 /** A party as results echo it: every field optional. */
