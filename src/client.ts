@@ -1,5 +1,6 @@
 import { Callbacks } from './callbacks/callbacks';
 import { ClientContext } from './context';
+import type { SharedStateHealthReport } from './contracts/health';
 import type { MomoClientOptions } from './core/options';
 import { Collection } from './products/collection';
 import { Consent } from './products/consent';
@@ -8,7 +9,6 @@ import { Remittance } from './products/remittance';
 import { reconcile } from './reconcile/reconcile';
 import type { ReconcileOptions, ReconcileRecord, ReconcileResult } from './reconcile/types';
 import { type ClientJournal, JournalView } from './scale-out/client-journal';
-import type { SharedStateHealthReport } from './scale-out/health';
 
 /**
  * The client: options checked once, one transport, one token cache and one poller

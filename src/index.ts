@@ -5,7 +5,6 @@ export {
   ConsentToken,
   type ConsentTokenInit,
 } from './auth/consent-token';
-export type { ReleaseLock, StoredToken, TokenStore } from './auth/token-cache';
 export { Callbacks } from './callbacks/callbacks';
 export type {
   CallbackHandler,
@@ -15,22 +14,24 @@ export type {
 export { type NodeListener, type NodeRequest, toNodeListener } from './callbacks/node';
 export { type CallbackEvent, parseCallback } from './callbacks/parse';
 export { MomoClient } from './client';
-export type { Accepted, OperationPromise } from './core/operation-promise';
+// The public contracts: what a partner plugs in (journal, callback bus, token store,
+// telemetry, logger, hooks) and what the client reports back (health).
+export type { CallbackBus, CallbackBusEvent } from './contracts/callback-bus';
 export type {
-  ApiUser,
+  ComponentState,
+  ComponentStatus,
+  SharedStateHealthReport,
+} from './contracts/health';
+export type {
   ClientHooks,
-  Compat,
   Logger,
   LogLevel,
-  MomoClientOptions,
-  PollingOptions,
-  ProductName,
-  ProductOptions,
   RequestInfo,
-  RequestOptions,
   ResponseInfo,
   RetryInfo,
-} from './core/options';
+} from './contracts/hooks';
+export type { Journal, JournalEntry, JournalOutcome, JournalRecord } from './contracts/journal';
+export type { ProductName } from './contracts/product';
 export type {
   AttemptTrace,
   CallbackStart,
@@ -40,7 +41,17 @@ export type {
   Telemetry,
   WaitStart,
   WaitTrace,
-} from './core/telemetry';
+} from './contracts/telemetry';
+export type { ReleaseLock, StoredToken, TokenStore } from './contracts/token-store';
+export type { Accepted, OperationPromise } from './core/operation-promise';
+export type {
+  ApiUser,
+  Compat,
+  MomoClientOptions,
+  PollingOptions,
+  ProductOptions,
+  RequestOptions,
+} from './core/options';
 export * from './errors';
 export type { Final, WaitOptions } from './polling/poller';
 export {
@@ -72,21 +83,8 @@ export {
   type SandboxRequestOptions,
 } from './sandbox/sandbox';
 // scale-out (the Redis parts are in momo-partner-sdk/redis)
-export type { CallbackBus, CallbackBusEvent } from './scale-out/callback-bus';
 export type { ClientJournal, ResumeOptions, ResumeOutcome } from './scale-out/client-journal';
-export type {
-  ComponentState,
-  ComponentStatus,
-  SharedStateHealthReport,
-} from './scale-out/health';
-export {
-  InMemoryJournal,
-  type InMemoryJournalOptions,
-  type Journal,
-  type JournalEntry,
-  type JournalOutcome,
-  type JournalRecord,
-} from './scale-out/journal';
+export { InMemoryJournal, type InMemoryJournalOptions } from './scale-out/journal';
 export type { ActiveIdType, BasicInfoIdType } from './schemas/accountholder';
 export type {
   AccountIdentifierType,

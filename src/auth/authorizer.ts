@@ -1,8 +1,8 @@
+import type { ComponentHealth } from '../contracts/health';
 import type { Authorization, Authorizer, CallInput, CallResult } from '../core/call';
 import type { Config, Credentials } from '../core/config';
 import { defineOperation, type Operation } from '../core/operation';
 import type { ProductName, TokenStore } from '../core/options';
-import type { ComponentHealth } from '../scale-out/health';
 import { accessTokenResponse } from '../schemas/token';
 import { consentAccessToken } from './consent-token';
 import { type StoredToken, TokenCache } from './token-cache';

@@ -1,4 +1,4 @@
-import type { ReleaseLock, StoredToken, TokenStore } from '../core/options';
+import type { ReleaseLock, StoredToken, TokenStore } from '../contracts/token-store';
 import { sleep } from '../core/time';
 
 export type { ReleaseLock, StoredToken, TokenStore };

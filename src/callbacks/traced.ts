@@ -1,4 +1,4 @@
-import type { Telemetry } from '../core/telemetry';
+import type { Telemetry } from '../contracts/telemetry';
 import { UUID_V4 } from '../schemas/common';
 import { routeOf } from './route';
 

@@ -1,11 +1,11 @@
+import type { RequestInfo } from '../contracts/hooks';
+import type { CallStart, CallTrace } from '../contracts/telemetry';
 import type { Authorizer, CallInput } from './call';
 import type { Config, Credentials } from './config';
 import { callHeaders } from './headers';
 import type { Operation } from './operation';
-import type { RequestInfo } from './options';
 import { contentTypeOf, prepare } from './prepare';
 import { chooseReferenceId } from './reference-id';
-import type { CallStart, CallTrace } from './telemetry';
 import { fillCallbackUrl } from './url';
 
 /**

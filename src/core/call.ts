@@ -1,9 +1,9 @@
+import type { WaitTrace } from '../contracts/telemetry';
 import type { ValidationIssue } from '../errors';
 import type { Credentials } from './config';
 import type { Operation } from './operation';
 import type { RequestOptions } from './options';
 import type { ResponseHeaders } from './raw-headers';
-import type { WaitTrace } from './telemetry';
 
 /** What a product method hands the transport, besides the operation. */
 export interface CallInput {

@@ -1,9 +1,9 @@
+import type { Telemetry } from '../contracts/telemetry';
 import { ValidationError, type ValidationIssue } from '../errors';
 import { type Log, makeLog } from './logger';
 import type { ApiUser, ClientHooks, Compat, MomoClientOptions, ProductName } from './options';
 import { defaultRetryPolicy, type RetryPolicy } from './retry';
 import { Secret, SecretScrubber } from './secret';
-import type { Telemetry } from './telemetry';
 import {
   checkCallbackUrl,
   checkInsecureHost,

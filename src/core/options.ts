@@ -1,10 +1,12 @@
-import type { MomoError } from '../errors';
-import type { CallbackBus } from '../scale-out/callback-bus';
-import type { Journal } from '../scale-out/journal';
-import type { Telemetry } from './telemetry';
+import type { CallbackBus } from '../contracts/callback-bus';
+import type { ClientHooks, Logger, LogLevel } from '../contracts/hooks';
+import type { Journal } from '../contracts/journal';
+import type { ProductName } from '../contracts/product';
+import type { Telemetry } from '../contracts/telemetry';
+import type { TokenStore } from '../contracts/token-store';
 
-/** The three products; each has its own subscription key, API user, token and account. */
-export type ProductName = 'disbursement' | 'collection' | 'remittance';
+// The contracts (src/contracts) an option names, for the code that reads the options.
+export type { ClientHooks, Logger, LogLevel, ProductName, TokenStore };
 
 /** Which form wins where the provider's documents and the specification disagree. */
 export type Compat = 'spec' | 'provider';
@@ -32,93 +34,6 @@ export interface PollingOptions {
   /** Default deadline of `wait()`. */
   timeoutMs?: number | undefined;
 }
-
-/** Receives SDK log lines. Nothing secret is ever passed to it. */
-export interface Logger {
-  /** Per-attempt detail (logLevel `debug`). */
-  debug?(message: string, fields?: Record<string, unknown>): void;
-  /** Notable events, e.g. an earlier attempt that landed. */
-  info?(message: string, fields?: Record<string, unknown>): void;
-  /** Retries and degraded states. */
-  warn?(message: string, fields?: Record<string, unknown>): void;
-  /** Failures the SDK could not handle itself. */
-  error?(message: string, fields?: Record<string, unknown>): void;
-}
-
-/** An access token as cached and as handed to a TokenStore. */
-export interface StoredToken {
-  accessToken: string;
-  tokenType: string;
-  /** Epoch milliseconds when the service stops accepting it. */
-  expiresAt: number;
-  /** Epoch milliseconds when it was issued; sets the refresh window. */
-  issuedAt: number;
-}
-
-/** Ends a refresh lock (only if this holder still holds it). */
-export type ReleaseLock = () => Promise<void>;
-
-/** Shares tokens across processes (Redis, a database...). Keys name product, API user and environment. */
-export interface TokenStore {
-  /** The token stored under `key`, or undefined. */
-  get(key: string): Promise<StoredToken | undefined> | StoredToken | undefined;
-  /** Stores a token under `key` (keep it until `token.expiresAt`). */
-  set(key: string, token: StoredToken): Promise<void> | void;
-  /**
-   * Drops the key. With `accessToken`, a store that can compare and delete atomically
-   * drops it only while it still holds that token (a newer one is kept).
-   */
-  delete(key: string, accessToken?: string): Promise<void> | void;
-  /**
-   * Optional cross-process refresh lock: resolves to a release function when this caller
-   * now holds the lock for `ttlMs`, or `undefined` when another holder has it. With it,
-   * any number of processes going cold at once make one token request.
-   */
-  lock?(key: string, ttlMs: number): Promise<ReleaseLock | undefined>;
-}
-
-/** What a hook is told about one HTTP attempt. Never a header, a body or a secret. */
-export interface RequestInfo {
-  /** `product.method`, e.g. `disbursement.deposit`. */
-  operation: string;
-  method: string;
-  /** The request path, e.g. `/disbursement/v1_0/deposit`. */
-  path: string;
-  referenceId: string | undefined;
-  /** 1 for the first attempt of a call. */
-  attempt: number;
-}
-
-export interface ResponseInfo extends RequestInfo {
-  /** The HTTP status; undefined when no answer came (see `error`). */
-  status: number | undefined;
-  durationMs: number;
-  /** The ConnectionError or TimeoutError of an attempt that got no answer. */
-  error?: MomoError;
-}
-
-export interface RetryInfo extends RequestInfo {
-  /** How long the SDK waits before the next attempt. */
-  delayMs: number;
-  /** Why the attempt failed. */
-  error: MomoError;
-}
-
-/**
- * Observes every HTTP attempt, for metrics and tracing. Hooks run synchronously, must
- * not throw (a throwing hook is ignored), and see no secret.
- */
-export interface ClientHooks {
-  /** Before each HTTP attempt is sent. */
-  onRequest?(info: RequestInfo): void;
-  /** After each HTTP attempt: its status and duration, or the error of an attempt that got no answer. */
-  onResponse?(info: ResponseInfo): void;
-  /** Before each retry: why, and how long the SDK waits. */
-  onRetry?(info: RetryInfo): void;
-}
-
-/** The least severe level the logger receives; `silent` logs nothing. */
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
 /** Options of `new MomoClient(options)` (and of `new Disbursement`, `new Collection`, `new Remittance`). */
 export interface MomoClientOptions {

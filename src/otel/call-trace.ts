@@ -9,7 +9,7 @@ import {
 } from '@opentelemetry/api';
 import type { AttemptTrace, CallStart, CallTrace } from 'momo-partner-sdk';
 import { ATTR, clientError, errorTypeOf, fullUrlOf, type Outcome, serverOf } from './attributes';
-import type { Instruments } from './instruments';
+import type { Instruments, MeasureAttempt } from './instruments';
 
 /**
  * One logical call: a CLIENT span `{METHOD} {path template}` from its start to its final
@@ -46,9 +46,6 @@ export function startCall(
   );
   return new SpannedCall(span, measure);
 }
-
-/** Starts an attempt's clock; `ended` hears the outcome once the duration is recorded. */
-export type MeasureAttempt = (ended: ((outcome: Outcome) => void) | undefined) => AttemptTrace;
 
 /** An attempt's outcome and end (epoch ms), kept until it is known whether the call had more than one. */
 interface AttemptEnded {

@@ -1,7 +1,17 @@
 import type { Attributes, Histogram, MeterProvider } from '@opentelemetry/api';
+import type { AttemptTrace } from 'momo-partner-sdk';
 import { version } from '../../package.json';
-import { ATTR, clientError, errorTypeOf, type Server, serverAttributes } from './attributes';
-import type { MeasureAttempt } from './call-trace';
+import {
+  ATTR,
+  clientError,
+  errorTypeOf,
+  type Outcome,
+  type Server,
+  serverAttributes,
+} from './attributes';
+
+/** Starts an attempt's clock; `ended` hears the outcome once the duration is recorded. */
+export type MeasureAttempt = (ended: ((outcome: Outcome) => void) | undefined) => AttemptTrace;
 
 /** The instrumentation scope every span and metric of the SDK is recorded under. */
 export const SCOPE = { name: 'momo-partner-sdk', version } as const;

@@ -1,6 +1,6 @@
+import type { Telemetry, WaitTrace } from '../contracts/telemetry';
 import { referenceKey } from '../core/reference-id';
 import { retryDecision } from '../core/retry-decision';
-import type { Telemetry, WaitTrace } from '../core/telemetry';
 import { spreadJitter } from '../core/time';
 import { isNotFoundError, WaitTimeoutError } from '../errors';
 import { isFinal, type Reason, type StatusLike } from '../schemas/common';

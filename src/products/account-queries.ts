@@ -1,11 +1,12 @@
 import type { AccessToken } from '../auth/access-token';
 import type { ConsentRequestOptions } from '../auth/consent-token';
+import { sharedContext } from '../context';
 import type { MomoClientOptions, ProductName, RequestOptions } from '../core/options';
 import { type ActiveIdType, activeHolder, basicInfoHolder } from '../schemas/accountholder';
 import type { UserInfo } from '../schemas/remittance';
 import type { Balance, BasicUserInfo } from '../schemas/transactions';
 import { validateInput } from '../schemas/validate';
-import { ProductApi } from './product-api';
+import type { ProductApi } from './product-api';
 import type { basicUserInfoById } from './tables/account';
 import { collectionOperations } from './tables/collection';
 import { disbursementOperations } from './tables/disbursement';
@@ -54,7 +55,7 @@ export class AccountQueries {
   constructor(product: ProductName, options: MomoClientOptions, context?: unknown) {
     this.#product = product;
     this.#ops = TABLES[product];
-    apis.set(this, ProductApi.of(options, context));
+    apis.set(this, sharedContext(options, context).api);
   }
 
   /** GET /{product}/v1_0/account/balance, or …/balance/{currency} for one currency. */

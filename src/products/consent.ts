@@ -1,13 +1,14 @@
 import * as z from 'zod/mini';
 import { type ConsentRequest, consentError, consentRequest } from '../auth/consent-request';
 import { ConsentToken } from '../auth/consent-token';
+import { sharedContext } from '../context';
 import type { MomoClientOptions, ProductName, RequestOptions } from '../core/options';
 import { checkCallbackUrl } from '../core/url';
 import { ValidationError } from '../errors';
 import { type AuthorizeInput, authorizeInput, type consentTokenResponse } from '../schemas/consent';
 import { lazy, type Output } from '../schemas/lazy';
 import { validateInput } from '../schemas/validate';
-import { ProductApi } from './product-api';
+import type { ProductApi } from './product-api';
 import { consentOperationsOf } from './tables/consent';
 
 /** The consent (CIBA) flow: ask the account holder, then collect their consent token. */
@@ -16,7 +17,7 @@ export class Consent {
 
   /** `context` is internal: MomoClient passes the context its products share. */
   constructor(options: MomoClientOptions, context?: unknown) {
-    this.#api = ProductApi.of(options, context);
+    this.#api = sharedContext(options, context).api;
   }
 
   /**

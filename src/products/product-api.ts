@@ -1,6 +1,6 @@
 import { AccessToken } from '../auth/access-token';
 import type { Tracked } from '../callbacks/registry';
-import { type ClientContext, sharedContext } from '../context';
+import type { WaitTrace } from '../contracts/telemetry';
 import type { CallInput, CallResult } from '../core/call';
 import type { Operation } from '../core/operation';
 import {
@@ -8,12 +8,12 @@ import {
   type OperationPromise,
   toOperationPromise,
 } from '../core/operation-promise';
-import type { MomoClientOptions, ProductName, RequestOptions } from '../core/options';
+import type { ProductName, RequestOptions } from '../core/options';
 import { withReferenceId } from '../core/reference-id';
-import type { WaitTrace } from '../core/telemetry';
 import type { Final, WaitOptions, WaitRequest } from '../polling/poller';
 import type { OperationStatusLike } from '../schemas/tolerant';
 import type { ConfirmedOperation, Lookup } from './endpoints';
+import type { ProductContext } from './product-context';
 
 type Status = OperationStatusLike;
 
@@ -29,19 +29,14 @@ export interface Submitted {
 
 /** The few verbs product methods are written in: send, create, submit, look up, wait. */
 export class ProductApi {
-  readonly #ctx: ClientContext;
+  readonly #ctx: ProductContext;
 
-  constructor(ctx: ClientContext) {
+  constructor(ctx: ProductContext) {
     this.#ctx = ctx;
   }
 
-  /** The verbs over a client's shared context, or over a new one built from `options`. */
-  static of(options: MomoClientOptions, context: unknown): ProductApi {
-    return new ProductApi(sharedContext(options, context));
-  }
-
   /** What the client shares: config, poller (consent waits, scrubbing). */
-  get context(): ClientContext {
+  get context(): ProductContext {
     return this.#ctx;
   }
 

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import { checkClient, type RedisKind } from './detect';
 import { RedisCommandError, RedisUnavailableError, toRedisError } from './errors';
+import type { RedisOptions } from './options';
 
 export { optionError, RedisCommandError, RedisUnavailableError } from './errors';
+export type { RedisOptions } from './options';
 
 /** The parts of a node-redis (v4, v5) `createClient` client this package uses. */
 export interface NodeRedisClient {
@@ -41,17 +43,6 @@ export interface IoRedisClient {
 
 /** A connected client of either library, single node or cluster; the package detects which. */
 export type RedisClient = NodeRedisClient | NodeRedisCluster | IoRedisClient;
-
-/** Options shared by the Redis token store, callback bus and journal. */
-export interface RedisOptions {
-  /**
-   * Prepended to every key and channel, so that several apps share one Redis. Default
-   * `momo:`. No braces: the SDK sets its own Redis Cluster hash tags around it.
-   */
-  prefix?: string;
-  /** A command not answered within this long counts as Redis being down. Default 1 000. */
-  commandTimeoutMs?: number;
-}
 
 type NodeSubscriber = {
   isReady: boolean;

@@ -1,5 +1,5 @@
-import type { RedisOptions } from './connection';
 import { optionError } from './errors';
+import type { RedisOptions } from './options';
 
 export type RedisKind = 'node-redis' | 'node-redis-cluster' | 'ioredis' | 'ioredis-cluster';
 

@@ -1,8 +1,8 @@
 import type { ClientContext } from '../context';
+import type { JournalEntry } from '../contracts/journal';
 import { isNotFoundError, ValidationError } from '../errors';
 import type { Final } from '../polling/poller';
 import type { StatusLike } from '../schemas/common';
-import type { JournalEntry } from './journal';
 import { lookupOf } from './lookups';
 
 /** Options of `momo.journal.resume()`. */

@@ -1,14 +1,9 @@
+import type { ComponentHealth } from '../contracts/health';
+import type { Journal, JournalEntry, JournalOutcome, JournalRecord } from '../contracts/journal';
 import type { Operation } from '../core/operation';
 import { referenceKey } from '../core/reference-id';
 import { isApiError, ValidationError } from '../errors';
-import type { ComponentHealth } from './health';
-import {
-  InMemoryJournal,
-  type Journal,
-  type JournalEntry,
-  type JournalOutcome,
-  type JournalRecord,
-} from './journal';
+import { InMemoryJournal } from './journal';
 
 /** Where a client sends its calls: an operation is only ever looked up or resumed there. */
 export interface Platform {

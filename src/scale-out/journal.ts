@@ -1,53 +1,5 @@
-import type { ProductName } from '../core/options';
+import type { Journal, JournalEntry, JournalOutcome, JournalRecord } from '../contracts/journal';
 import { referenceKey } from '../core/reference-id';
-
-/** What is recorded before a creating call leaves: no secrets, no personal data. */
-export interface JournalRecord {
-  product: ProductName;
-  /** The creating operation, e.g. `disbursement.deposit`. */
-  operation: string;
-  /** X-Reference-Id (or X-CorrelationID) the call is sent with. */
-  referenceId: string;
-  /** Epoch milliseconds, taken just before sending. */
-  createdAt: number;
-  /**
-   * The platform it was sent to: the client's `baseUrl` and `targetEnvironment`. Only a
-   * client of that platform ever looks it up or resumes it (a status exists only there).
-   */
-  baseUrl: string;
-  targetEnvironment: string;
-}
-
-/**
- * How an operation ended, as far as the SDK saw: a final status, `REJECTED` (refused
- * with nothing created), or `NOT_FOUND` (the service has no such transaction).
- */
-export type JournalOutcome = 'SUCCESSFUL' | 'FAILED' | 'REJECTED' | 'NOT_FOUND';
-
-export interface JournalEntry extends JournalRecord {
-  /** Set once the outcome is known. */
-  outcome?: JournalOutcome;
-  /** Epoch milliseconds when the outcome became known. */
-  finishedAt?: number;
-}
-
-/**
- * Operations in flight. The SDK records an operation before it is sent and marks it
- * when its outcome is known; `pending()` is what was sent and never seen final.
- */
-export interface Journal {
-  /** Records a pending operation. An id already pending keeps its first record. */
-  record(entry: JournalRecord): Promise<void>;
-  /** Marks an operation finished (no effect on an id the journal does not hold). */
-  finish(referenceId: string, outcome: JournalOutcome, finishedAt: number): Promise<void>;
-  /** One entry, pending or recently finished. */
-  get(referenceId: string): Promise<JournalEntry | undefined>;
-  /**
-   * Every pending entry, oldest first by `createdAt`; entries of the same millisecond in
-   * the order they were recorded (never by reference id).
-   */
-  pending(): Promise<JournalEntry[]>;
-}
 
 /** Options of the default in-memory journal. */
 export interface InMemoryJournalOptions {

@@ -1,7 +1,7 @@
+import type { JournalOutcome } from '../contracts/journal';
 import type { Poller } from '../polling/poller';
 import { isFinal, type StatusLike } from '../schemas/common';
 import type { CallbackFanOut } from './callback-bus';
-import type { JournalOutcome } from './journal';
 import type { JournalKeeper } from './journal-keeper';
 
 /** How an outcome became known, beyond the outcome itself. */

@@ -15,6 +15,7 @@ import {
   minorUnitProblem,
   TEXT_RULE,
 } from './rules';
+import type { PartyIdType } from './tolerant';
 import { kindOf } from './validate';
 
 export { ID_RULES, type IdRule, MSISDN_RULE, UUID_V4 } from './rules';
@@ -151,10 +152,9 @@ export interface Party {
   /** Checked against `partyIdType`: E.164 digits, an e-mail address, or a UUID. */
   partyId: string;
 }
-/** The kinds of party id: an MSISDN (digits only), an e-mail address, or a party code (UUID). */
-export type PartyIdType = 'MSISDN' | 'EMAIL' | 'PARTY_CODE';
 
-export type { Reason, StatusLike } from './tolerant';
+// Written out in tolerant.ts, beside the results that echo them.
+export type { PartyIdType, Reason, StatusLike } from './tolerant';
 
 /** SUCCESSFUL and FAILED are final: nothing changes a transaction after them. */
 export function isFinal(result: { status?: unknown } | string): boolean {

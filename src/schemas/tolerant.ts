@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import type { PartyIdType } from './common';
 import { lazy } from './lazy';
 
 /*
@@ -70,6 +69,11 @@ export const looseString = lazy(() =>
     z.transform((v) => String(v)),
   ),
 );
+
+// Here, beside the results that echo it, so that common.ts (which re-exports it for the
+// requests) and this file do not import each other.
+/** The kinds of party id: an MSISDN (digits only), an e-mail address, or a party code (UUID). */
+export type PartyIdType = 'MSISDN' | 'EMAIL' | 'PARTY_CODE';
 
 /** A party as results echo it: every field optional. */
 export const resultParty = lazy(() =>

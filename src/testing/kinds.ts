@@ -1,5 +1,4 @@
-import type { TxRecord } from './ledger';
-import type { Operation, SimTransaction, TransactionKind } from './types';
+import type { Operation, SimTransaction, TransactionKind, TransactionStatus } from './types';
 
 /** One kind per operation: versions and products of the same thing share it. */
 const KINDS: Readonly<Record<Operation, TransactionKind>> = {
@@ -34,12 +33,22 @@ export function isRefund(operation: Operation): boolean {
 
 type PreApprovalView = NonNullable<SimTransaction['preApproval']>;
 
+/** What a pre-approval's state is read from: a stored transaction (the ledger's TxRecord). */
+interface StoredPreApproval {
+  readonly referenceId: string;
+  readonly operation: Operation;
+  readonly status: TransactionStatus;
+  readonly extra?: Readonly<Record<string, string>>;
+  readonly finalizedAt: number | undefined;
+  readonly cancelledAt: number | undefined;
+}
+
 /**
  * An approved pre-approval's state at `now`: APPROVED until `validityTime` seconds after
  * its approval or its cancellation, whichever comes first. Undefined for anything else
  * (another operation, or a pre-approval not approved: PENDING or FAILED).
  */
-export function preApprovalView(tx: TxRecord, now: number): PreApprovalView | undefined {
+export function preApprovalView(tx: StoredPreApproval, now: number): PreApprovalView | undefined {
   if (tx.operation !== 'collection.preApproval' || tx.status !== 'SUCCESSFUL') return undefined;
   const preApprovalId = tx.extra?.preApprovalId ?? tx.referenceId;
   const validity = tx.extra?.validityTime;

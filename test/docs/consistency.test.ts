@@ -35,7 +35,7 @@ describe('token refresh', () => {
 });
 
 describe('momo.health()', () => {
-  const union = /export type ComponentState = ([^;]+);/.exec(read('src/scale-out/health.ts'))?.[1];
+  const union = /export type ComponentState = ([^;]+);/.exec(read('src/contracts/health.ts'))?.[1];
   const known = new Set([
     ...[...(union ?? '').matchAll(/'([a-z-]+)'/g)].map((m) => m[1]),
     'journal',

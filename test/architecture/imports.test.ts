@@ -1,0 +1,92 @@
+/**
+ * The shape of src/, from the code's own imports (`import type` counts: it ties two
+ * files together just the same): no import circle, each layer importing only what lies
+ * below it, and no file over 300 lines.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { circles, importGraph, SRC, sourceFiles, specifiers } from './import-graph';
+
+const graph = importGraph();
+
+/**
+ * What each folder may import besides itself. `src/contracts` is the ground floor: the
+ * public contracts (options, journal, callback bus, token store, telemetry, health),
+ * built on nothing but `errors.ts` and the written-out result types of `src/schemas`.
+ */
+const MAY_IMPORT: Record<string, readonly string[]> = {
+  'contracts/': ['errors.ts', 'schemas/'],
+  'schemas/': ['errors.ts'],
+};
+
+/** What each folder must never import. */
+const MUST_NOT_IMPORT: Record<string, readonly string[]> = {
+  'core/': [
+    'scale-out/',
+    'products/',
+    'auth/',
+    'sandbox/',
+    'context.ts',
+    'client.ts',
+    'index.ts',
+    'redis/',
+    'otel/',
+    'testing/',
+    'cli/',
+  ],
+};
+
+function edges(from: string): [string, string][] {
+  return [...graph]
+    .filter(([file]) => file.startsWith(from))
+    .flatMap(([file, targets]) => targets.map((target): [string, string] => [file, target]));
+}
+
+describe('the import graph of src', () => {
+  it('is read from every kind of import, type-only ones included', () => {
+    const text = [
+      "import { a } from './a';",
+      "import type { B } from './b';",
+      "import { type C } from './c';",
+      "export { d } from './d';",
+      "export type { E } from './e';",
+      "export * from './f';",
+      "type G = import('./g').G;",
+      "const h = () => import('./h');",
+    ].join('\n');
+    expect(specifiers(text)).toEqual(['./a', './b', './c', './d', './e', './f', './g', './h']);
+    expect(graph.get('index.ts')).toContain('errors.ts');
+  });
+
+  it('has no import circle', () => {
+    expect(circles(graph).map((circle) => circle.join(' > '))).toEqual([]);
+  });
+
+  it('keeps each layer to what lies below it', () => {
+    const wrong: string[] = [];
+    for (const [from, allowed] of Object.entries(MAY_IMPORT)) {
+      for (const [file, target] of edges(from)) {
+        if (target.startsWith(from) || allowed.some((a) => target.startsWith(a))) continue;
+        wrong.push(`${file} > ${target}`);
+      }
+    }
+    for (const [from, forbidden] of Object.entries(MUST_NOT_IMPORT)) {
+      for (const [file, target] of edges(from)) {
+        if (forbidden.some((f) => target.startsWith(f))) wrong.push(`${file} > ${target}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('has no file over 300 lines', () => {
+    const long = sourceFiles()
+      .map((file) => ({
+        file,
+        lines: readFileSync(join(SRC, file), 'utf8').trimEnd().split('\n').length,
+      }))
+      .filter(({ lines }) => lines > 300)
+      .map(({ file, lines }) => `${file}: ${lines} lines`);
+    expect(long).toEqual([]);
+  });
+});
