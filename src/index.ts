@@ -6,6 +6,27 @@ export {
   type ConsentTokenInit,
 } from './auth/consent-token';
 export type { ReleaseLock, StoredToken, TokenStore } from './auth/token-cache';
+export { Batches } from './batches/batches';
+export { fileBatchStore } from './batches/file-store';
+export { memoryBatchStore } from './batches/memory-store';
+export type { BatchOperation } from './batches/operations';
+export type {
+  BatchClaimToken,
+  BatchHandle,
+  BatchIntent,
+  BatchOutcome,
+  BatchRecord,
+  BatchStore,
+} from './batches/store';
+export type {
+  BatchItem,
+  BatchItemStatus,
+  BatchProgress,
+  BatchReport,
+  BatchReportItem,
+  BatchRunOptions,
+  BatchSummary,
+} from './batches/types';
 export { Callbacks } from './callbacks/callbacks';
 export type {
   CallbackHandler,
