@@ -152,12 +152,15 @@ async function sendAll(
   let index = 0;
   for await (const item of items) {
     const slot = slots[index++];
-    if (!slot) throw changed(run, 'has more items than on its first reading');
-    if (slot.status !== undefined) continue;
     const read = item as Kept & { key?: unknown };
-    if (!Array.isArray(items) && read.key !== undefined && read.key !== slot.key) {
-      throw changed(run, `item ${index} reads "${String(read.key)}", not "${slot.key}"`);
+    if (!slot || (!Array.isArray(items) && read.key !== undefined && read.key !== slot.key)) {
+      // Stop sending; what is in flight ends first.
+      stop ??= {
+        error: changed(run, slot ? `reads another key at item ${index}` : 'has more items'),
+      };
+      break;
     }
+    if (slot.status !== undefined) continue;
     await sendSlots.acquire();
     if (stop || signal?.aborted) {
       sendSlots.release();
@@ -178,7 +181,7 @@ async function sendAll(
   await Promise.all(running);
   signal?.throwIfAborted();
   if (stop) throw stop.error;
-  if (index < slots.length) throw changed(run, 'has fewer items than on its first reading');
+  if (index < slots.length) throw changed(run, 'has fewer items');
 }
 
 function changed(run: RunContext, what: string): Error {

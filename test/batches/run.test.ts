@@ -160,6 +160,28 @@ describe('momo.batches.run', () => {
     expect(new Set(posts)).toEqual(new Set([report.items[0]?.referenceId]));
   });
 
+  it('reads a re-readable source twice, and stops before sending an item whose second reading differs', async () => {
+    const momo = h.client();
+    let readings = 0;
+    const source = {
+      *[Symbol.iterator]() {
+        readings += 1;
+        yield row('a', PAYEE.ok);
+        yield row(readings === 1 ? 'b' : 'b-edited', PAYEE.ok);
+      },
+    };
+    const run = momo.batches.run(source, {
+      id: 'twice',
+      store: memoryBatchStore(),
+      concurrency: 1,
+    });
+    await expect(run).rejects.toThrow(/items changed between the check and the send/);
+    expect(readings).toBe(2);
+    expect(h.sim.transactions.map((t) => (t.body as { externalId: string }).externalId)).toEqual([
+      'a',
+    ]);
+  });
+
   it('refuses bad options with a ValidationError naming them, before reading an item', async () => {
     const momo = h.client();
     const refused = async (options: object) => {
