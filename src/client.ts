@@ -1,3 +1,4 @@
+import { Batches } from './batches/batches';
 import { Callbacks } from './callbacks/callbacks';
 import { ClientContext } from './context';
 import type { SharedStateHealthReport } from './contracts/health';
@@ -23,6 +24,7 @@ export class MomoClient {
   #consent: Consent | undefined;
   #callbacks: Callbacks | undefined;
   #journal: ClientJournal | undefined;
+  #batches: Batches | undefined;
 
   constructor(options: MomoClientOptions) {
     this.#context = new ClientContext(options);
@@ -60,6 +62,12 @@ export class MomoClient {
   get journal(): ClientJournal {
     this.#journal ??= new JournalView(this.#context);
     return this.#journal;
+  }
+
+  /** Pay a list exactly once: `momo.batches.run(items, { id, store })` (docs/batches.md). */
+  get batches(): Batches {
+    this.#batches ??= new Batches(this);
+    return this.#batches;
   }
 
   /**

@@ -5,6 +5,19 @@ export {
   ConsentToken,
   type ConsentTokenInit,
 } from './auth/consent-token';
+export { Batches } from './batches/batches';
+export { fileBatchStore } from './batches/file-store';
+export { memoryBatchStore } from './batches/memory-store';
+export type { BatchOperation } from './batches/operations';
+export type {
+  BatchItem,
+  BatchItemStatus,
+  BatchProgress,
+  BatchReport,
+  BatchReportItem,
+  BatchRunOptions,
+  BatchSummary,
+} from './batches/types';
 export { Callbacks } from './callbacks/callbacks';
 export type {
   CallbackHandler,
@@ -14,6 +27,14 @@ export type {
 export { type NodeListener, type NodeRequest, toNodeListener } from './callbacks/node';
 export { type CallbackEvent, parseCallback } from './callbacks/parse';
 export { MomoClient } from './client';
+export type {
+  BatchClaimToken,
+  BatchHandle,
+  BatchIntent,
+  BatchOutcome,
+  BatchRecord,
+  BatchStore,
+} from './contracts/batch-store';
 // The public contracts: what a partner plugs in (journal, callback bus, token store,
 // telemetry, logger, hooks) and what the client reports back (health).
 export type { CallbackBus, CallbackBusEvent } from './contracts/callback-bus';

@@ -1,9 +1,10 @@
-import type { MomoClient, RequestOptions } from '../index';
+import type { ClientSurface } from '../client-surface';
+import type { RequestOptions } from '../core/options';
 import type { ReconcileFound } from './types';
 
 /** One status lookup through the client's public method (its lookup budget applies). */
 type Lookup = (
-  momo: MomoClient,
+  momo: ClientSurface,
   referenceId: string,
   options: RequestOptions,
 ) => Promise<ReconcileFound>;

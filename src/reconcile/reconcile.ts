@@ -1,7 +1,9 @@
 // The client's public surface only: its guards and errors (re-exported whole by the
 // main entry) and its types.
+
+import type { ClientSurface } from '../client-surface';
+import type { JournalEntry } from '../contracts/journal';
 import { isApiError, isNotFoundError, ValidationError } from '../errors';
-import type { JournalEntry, MomoClient } from '../index';
 import { RECONCILE_LOOKUPS } from './operations';
 import { type Books, RecordChecks, verdictOf } from './records';
 import type {
@@ -27,7 +29,7 @@ interface Pending<R extends ReconcileRecord> {
  * a time, unless the client's journal says it went to another platform.
  */
 export async function reconcile<R extends ReconcileRecord>(
-  momo: MomoClient,
+  momo: ClientSurface,
   records: Iterable<R> | AsyncIterable<R>,
   options: ReconcileOptions = {},
 ): Promise<ReconcileResult<R>> {
@@ -97,7 +99,7 @@ function isIterable(value: object): boolean {
 }
 
 async function check<R extends ReconcileRecord>(
-  momo: MomoClient,
+  momo: ClientSurface,
   here: { baseUrl: string; targetEnvironment: string },
   record: R,
   books: Books,

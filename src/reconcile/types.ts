@@ -1,4 +1,5 @@
-import type { JournalEntry, Reason } from '../index';
+import type { JournalEntry } from '../contracts/journal';
+import type { Reason } from '../schemas/tolerant';
 
 /**
  * One payment as the partner's books hold it. Optional fields left out (or empty strings,

@@ -36,7 +36,7 @@ describe("reconcile's operations map", () => {
 });
 
 describe('src/reconcile', () => {
-  it("imports only the client's public surface: the main entry's types, its errors and guards", () => {
+  it("imports only the client's public surface: public types, its errors and guards", () => {
     const imports = readdirSync('src/reconcile').flatMap((file) =>
       [
         ...readFileSync(`src/reconcile/${file}`, 'utf8').matchAll(
@@ -46,6 +46,15 @@ describe('src/reconcile', () => {
         .map((m) => `${m[1] ? 'type ' : ''}${m[2]}`)
         .filter((from) => !/^(type )?\.\/[\w-]+$/.test(from)),
     );
-    expect(new Set(imports)).toEqual(new Set(['type ../index', '../errors']));
+    // Types the main entry exports (named from their modules: importing the entry itself
+    // would close an import circle through the client), the client's public face, errors.
+    const allowed = new Set([
+      'type ../client-surface',
+      'type ../contracts/journal',
+      'type ../core/options',
+      'type ../schemas/tolerant',
+      '../errors',
+    ]);
+    expect(imports.filter((from) => !allowed.has(from))).toEqual([]);
   });
 });

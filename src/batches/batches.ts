@@ -1,0 +1,207 @@
+import type { ClientSurface } from '../client-surface';
+import type { BatchHandle } from '../contracts/batch-store';
+import { checkItem, checkRunOptions } from './check';
+import { type RunContext, runItem, type Slot, usedKey } from './item';
+import { Pacer, Slots } from './pacing';
+import { fingerprint, randomReferenceId } from './reference-id';
+import { buildReport, type Money, moneyOf, ProgressCounts } from './summary';
+import type { BatchItem, BatchReport, BatchRunOptions } from './types';
+
+type Items = Iterable<BatchItem> | AsyncIterable<BatchItem>;
+/** What the send pass needs of an item kept from a one-shot input. */
+type Kept = { body: unknown; callbackUrl?: unknown };
+
+const DEFAULT_OPERATION = 'disbursement.transfer';
+const DEFAULT_CONCURRENCY = 8;
+
+/**
+ * Batches: pay a list exactly once (DESIGN 8.1), on the client's public methods only.
+ * `momo.batches.run(items, { id, store })`.
+ */
+export class Batches {
+  readonly #momo: ClientSurface;
+
+  constructor(momo: ClientSurface) {
+    this.#momo = momo;
+  }
+
+  /**
+   * Runs (or continues) batch `options.id`: every item checked first (nothing is sent
+   * while one is unread), then each sent once under its recorded reference id and awaited
+   * to its final status. Resolves with the report in input order.
+   */
+  async run(items: Items, options: BatchRunOptions): Promise<BatchReport> {
+    checkRunOptions(items, options);
+    const signal = options.signal;
+    signal?.throwIfAborted();
+    const handle = await options.store.open(options.id);
+    const progress = new ProgressCounts(options.onProgress);
+    const oneShot = !reiterable(items);
+    const { slots, money, kept } = await checkAll(items, options, handle, oneShot);
+    progress.change((c) => {
+      c.total = slots.length;
+      for (const slot of slots) {
+        if (slot.status === 'REJECTED') c.rejected += 1;
+        if (slot.sent || slot.status === 'SUCCESSFUL' || slot.status === 'FAILED') c.sent += 1;
+        if (slot.status === 'SUCCESSFUL') c.successful += 1;
+        if (slot.status === 'FAILED') c.failed += 1;
+      }
+    });
+    const run: RunContext = {
+      momo: this.#momo,
+      options,
+      handle,
+      pacer: new Pacer(options.createRate),
+      progress,
+      owner: randomReferenceId(),
+    };
+    await sendAll(run, slots, kept ?? (items as Items));
+    return buildReport(
+      slots.map((slot) => ({
+        key: slot.key,
+        operation: slot.operation,
+        ...(slot.referenceId === undefined ? {} : { referenceId: slot.referenceId }),
+        status: slot.status ?? 'UNRESOLVED',
+        ...(slot.reason === undefined ? {} : { reason: slot.reason }),
+        ...(slot.financialTransactionId === undefined
+          ? {}
+          : { financialTransactionId: slot.financialTransactionId }),
+      })),
+      money,
+    );
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return 'Batches';
+  }
+}
+
+/**
+ * The first pass: every item checked, duplicate keys (the first occurrence is the item,
+ * the others REJECTED) and keys recorded for another body found, before anything is sent.
+ * Keeps per item only its slot (key, operation, fingerprint, recorded state) and money,
+ * and the bodies only for a one-shot input, which cannot be read twice.
+ */
+async function checkAll(
+  items: Items,
+  options: BatchRunOptions,
+  handle: BatchHandle,
+  oneShot: boolean,
+) {
+  const slots: Slot[] = [];
+  const money: (Money | undefined)[] = [];
+  const kept: (Kept | undefined)[] | undefined = oneShot ? [] : undefined;
+  const first = new Map<string, number>();
+  const defaultOperation = options.operation ?? DEFAULT_OPERATION;
+  for await (const item of items) {
+    options.signal?.throwIfAborted();
+    const check = checkItem(item, defaultOperation);
+    const slot: Slot = { key: check.key, operation: check.operation };
+    slots.push(slot);
+    money.push(check.ok ? moneyOf(item.body) : undefined);
+    kept?.push(check.ok ? { body: item.body, callbackUrl: item.callbackUrl } : undefined);
+    if (!check.ok) {
+      slot.status = 'REJECTED';
+      slot.reason = check.reason;
+      continue;
+    }
+    const earlier = first.get(check.key);
+    if (earlier !== undefined) {
+      slot.status = 'REJECTED';
+      slot.reason = `key: "${check.key}" is the key of item ${earlier + 1} already (keys are unique)`;
+      continue;
+    }
+    first.set(check.key, slots.length - 1);
+    slot.spec = check.spec;
+    slot.fingerprint = await fingerprint(check.operation, item.body);
+    const record = await handle.get(check.key);
+    if (!record) continue;
+    if (record.fingerprint !== slot.fingerprint) {
+      slot.status = 'REJECTED';
+      slot.reason = usedKey(check.key);
+      continue;
+    }
+    slot.referenceId = record.referenceId;
+    slot.recorded = true;
+    const outcome = record.outcome;
+    if (outcome?.status === 'SENT') slot.sent = true;
+    else if (outcome) {
+      slot.status = outcome.status;
+      if (outcome.reason !== undefined) slot.reason = outcome.reason;
+      if (outcome.financialTransactionId !== undefined) {
+        slot.financialTransactionId = outcome.financialTransactionId;
+      }
+    }
+  }
+  return { slots, money, kept };
+}
+
+/**
+ * The second pass: the items read again (or the bodies kept), each not yet ended run by
+ * `runItem`, at most `concurrency` creating calls at once; waits run on without a slot.
+ */
+async function sendAll(
+  run: RunContext,
+  slots: Slot[],
+  items: Iterable<unknown> | AsyncIterable<unknown>,
+) {
+  const { signal } = run.options;
+  const sendSlots = new Slots(run.options.concurrency ?? DEFAULT_CONCURRENCY);
+  const running = new Set<Promise<void>>();
+  let stop: { error: unknown } | undefined;
+  let index = 0;
+  for await (const item of items) {
+    const slot = slots[index++];
+    const read = item as Kept & { key?: unknown };
+    if (!slot || (!Array.isArray(items) && read.key !== undefined && read.key !== slot.key)) {
+      // Stop sending; what is in flight ends first.
+      stop ??= {
+        error: changed(run, slot ? `reads another key at item ${index}` : 'has more items'),
+      };
+      break;
+    }
+    if (slot.status !== undefined) continue;
+    await sendSlots.acquire();
+    if (stop || signal?.aborted) {
+      sendSlots.release();
+      break;
+    }
+    let freed = false;
+    const free = () => {
+      if (!freed) sendSlots.release();
+      freed = true;
+    };
+    const task: Promise<void> = runItem(run, slot, read, free)
+      .catch((error: unknown) => {
+        stop ??= { error };
+      })
+      .finally(() => running.delete(task));
+    running.add(task);
+  }
+  await Promise.all(running);
+  signal?.throwIfAborted();
+  if (stop) throw stop.error;
+  if (index < slots.length) throw changed(run, 'has fewer items');
+}
+
+function changed(run: RunContext, what: string): Error {
+  return new Error(
+    `batch ${run.handle.id}: the items changed between the check and the send: the input ${what}`,
+  );
+}
+
+/**
+ * Whether `items` reads the same again: an array or a collection, not a generator or a
+ * stream (whose iterator is itself, or which are consumed by reading).
+ */
+function reiterable(items: Items): boolean {
+  if (Array.isArray(items)) return true;
+  const source = items as Partial<Iterable<unknown> & AsyncIterable<unknown>> &
+    Record<string, unknown>;
+  if (typeof source.pipe === 'function' || typeof source.getReader === 'function') return false;
+  const open = source[Symbol.asyncIterator] ?? source[Symbol.iterator];
+  const iterator = (open as () => Iterator<unknown> | AsyncIterator<unknown>).call(items);
+  if ((iterator as unknown) === items) return false;
+  void Promise.resolve(iterator.return?.()).catch(() => {});
+  return true;
+}

@@ -1,0 +1,230 @@
+import type { ClientSurface } from '../client-surface';
+import type { BatchClaimToken, BatchHandle } from '../contracts/batch-store';
+import {
+  isApiError,
+  isAuthenticationError,
+  isConflictError,
+  isMomoError,
+  isNotFoundError,
+  isRateLimitError,
+  isValidationError,
+  isWaitTimeoutError,
+} from '../errors';
+import type { BatchOperationSpec, FinalLike } from './operations';
+import type { Pacer } from './pacing';
+import { derivedReferenceId, fingerprint, randomReferenceId } from './reference-id';
+import type { ProgressCounts } from './summary';
+import type { BatchItemStatus, BatchRunOptions } from './types';
+
+/** What the run keeps of an item between its passes: small, never its body. */
+export interface Slot {
+  key: string;
+  operation: string;
+  spec?: BatchOperationSpec;
+  fingerprint?: string;
+  /** Its record in the store: its reference id, and whether the provider has it. */
+  referenceId?: string;
+  recorded?: boolean;
+  sent?: boolean;
+  status?: BatchItemStatus;
+  reason?: string;
+  financialTransactionId?: string;
+}
+
+/** What the items' task shares for the run. */
+export interface RunContext {
+  momo: ClientSurface;
+  options: BatchRunOptions;
+  handle: BatchHandle;
+  pacer: Pacer;
+  progress: ProgressCounts;
+  /** This run's name as a claim owner. */
+  owner: string;
+}
+
+/** A claim outlives the longest wait a partner would set; a shared store renews it. */
+const LEASE_MS = 15 * 60_000;
+
+/** A refusal that stops the whole run: credentials or permissions, the same for every item. */
+const stopsTheRun = (error: unknown): boolean =>
+  isAuthenticationError(error) || (isApiError(error) && error.status === 403);
+
+/**
+ * One item's way: account check, claim, intent recorded (durably), creating call under
+ * its one reference id (a 429 slows the batch and the call is made again; a 409 means an
+ * earlier send landed), the send slot given back, then its wait to SUCCESSFUL or FAILED.
+ * Resolves when the item ended or stopped; rejects only for what stops the whole run.
+ */
+export async function runItem(
+  run: RunContext,
+  slot: Slot,
+  item: { body: unknown; callbackUrl?: unknown },
+  freeSendSlot: () => void,
+): Promise<void> {
+  const { options, handle } = run;
+  const end = (status: BatchItemStatus, reason?: string) => {
+    slot.status = status;
+    if (reason !== undefined) slot.reason = reason;
+  };
+  let token: BatchClaimToken | undefined;
+  try {
+    if (!slot.recorded && options.checkAccountHolder === true) {
+      if ((await accountHolderActive(run, slot, item.body)) === false) {
+        run.progress.change((c) => (c.skipped += 1));
+        return end('SKIPPED', 'account holder not active');
+      }
+    }
+    if (options.dryRun === true) {
+      if (!slot.referenceId && options.secret) {
+        slot.referenceId = await derivedReferenceId(options.secret, handle.id, slot.key);
+      }
+      return end('UNRESOLVED', 'not sent (dry run)');
+    }
+    token = await handle.claim(slot.key, run.owner, LEASE_MS);
+    if (token === undefined) return end('UNRESOLVED', 'claimed by another process');
+    if (!slot.sent) {
+      const sent = await send(run, slot, item, token);
+      if (sent !== 'accepted') return end(...sent);
+      if (!(await handle.recordOutcome(slot.key, { status: 'SENT' }, token))) {
+        return end('UNRESOLVED', 'claim taken over by another process');
+      }
+      run.progress.change((c) => (c.sent += 1));
+    }
+    freeSendSlot(); // the wait holds no send slot
+    const final = await wait(run, slot);
+    const reason = final.status === 'FAILED' ? reasonCode(final.reason) : undefined;
+    const ftid = final.financialTransactionId;
+    await handle.recordOutcome(
+      slot.key,
+      {
+        status: final.status as 'SUCCESSFUL' | 'FAILED',
+        ...(reason === undefined ? {} : { reason }),
+        ...(ftid === undefined ? {} : { financialTransactionId: ftid }),
+      },
+      token,
+    );
+    if (ftid !== undefined) slot.financialTransactionId = ftid;
+    run.progress.change((c) => (final.status === 'SUCCESSFUL' ? c.successful++ : c.failed++));
+    end(final.status as BatchItemStatus, reason);
+  } catch (error) {
+    if (options.signal?.aborted) return end('UNRESOLVED', 'stopped');
+    if (stopsTheRun(error) || !isMomoError(error)) throw error;
+    if (isWaitTimeoutError(error)) return end('UNRESOLVED', 'WAIT_TIMEOUT');
+    end('UNRESOLVED', (isApiError(error) && error.code) || error.name);
+  } finally {
+    freeSendSlot();
+    if (token !== undefined) await handle.release(slot.key, token);
+  }
+}
+
+type Sent = 'accepted' | [BatchItemStatus, string];
+
+/** The intent recorded, then the creating call made until the provider has it or refused it. */
+async function send(
+  run: RunContext,
+  slot: Slot,
+  item: { body: unknown; callbackUrl?: unknown },
+  token: BatchClaimToken,
+): Promise<Sent> {
+  const { options, handle } = run;
+  const print = await fingerprint(slot.operation, item.body);
+  if (print !== slot.fingerprint) {
+    throw new Error(
+      `batch ${handle.id}: item "${slot.key}" changed between the check and the send (items must read the same twice)`,
+    );
+  }
+  const referenceId =
+    slot.referenceId ??
+    (options.secret
+      ? await derivedReferenceId(options.secret, handle.id, slot.key)
+      : randomReferenceId());
+  const intent = { key: slot.key, operation: slot.operation, fingerprint: print, referenceId };
+  const record = await handle.recordIntent(intent, token);
+  if (!record) return ['UNRESOLVED', 'claim taken over by another process'];
+  if (record.fingerprint !== print) return ['REJECTED', usedKey(slot.key)];
+  slot.referenceId = record.referenceId;
+  slot.recorded = true;
+  const callOptions = {
+    referenceId: record.referenceId,
+    ...(typeof item.callbackUrl === 'string' ? { callbackUrl: item.callbackUrl } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
+  for (;;) {
+    await run.pacer.start(options.signal);
+    try {
+      await slot.spec?.create(run.momo, item.body as never, callOptions);
+      return 'accepted';
+    } catch (error) {
+      if (isRateLimitError(error)) {
+        run.pacer.pause(error.retryAfterMs ?? 1000); // slows the batch; the same id again
+        continue;
+      }
+      // The first send of this run met an earlier send (a crash, a lost store): it landed.
+      if (
+        isConflictError(error) &&
+        (error.code ?? 'RESOURCE_ALREADY_EXIST') === 'RESOURCE_ALREADY_EXIST'
+      ) {
+        return 'accepted';
+      }
+      if (isValidationError(error)) {
+        return ['REJECTED', error.issues.map((i) => `${i.path}: ${i.message}`).join('; ')];
+      }
+      const code = refused(error);
+      if (code !== undefined) return ['FAILED', code]; // refused: nothing was created
+      throw error;
+    }
+  }
+}
+
+/** The code of a 4xx refusal that concerns this item only (the provider created nothing). */
+function refused(error: unknown): string | undefined {
+  if (!isApiError(error) || error.status >= 500 || error.status === 408 || stopsTheRun(error)) {
+    return undefined;
+  }
+  return error.code ?? `HTTP_${error.status}`;
+}
+
+function wait(run: RunContext, slot: Slot): Promise<FinalLike> {
+  const { signal, waitTimeoutMs } = run.options;
+  const options = {
+    ...(signal ? { signal } : {}),
+    ...(waitTimeoutMs === undefined ? {} : { timeoutMs: waitTimeoutMs }),
+  };
+  return (slot.spec as BatchOperationSpec).wait(run.momo, slot.referenceId as string, options);
+}
+
+/** The reason a key is refused when a different body was recorded under it. */
+export function usedKey(key: string): string {
+  return `key: "${key}" was used in this batch for another body or operation; not sent`;
+}
+
+function reasonCode(reason: unknown): string {
+  if (typeof reason === 'string') return reason;
+  const code = (reason as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : 'UNKNOWN';
+}
+
+/** Whether the item's counterparty is active; undefined when it names none an id kind fits. */
+async function accountHolderActive(
+  run: RunContext,
+  slot: Slot,
+  body: unknown,
+): Promise<boolean | undefined> {
+  const spec = slot.spec;
+  const party = spec?.party && (body as Record<string, unknown>)[spec.party];
+  const { partyIdType, partyId } = (party ?? {}) as { partyIdType?: string; partyId?: string };
+  const idType =
+    partyIdType === 'MSISDN' ? 'msisdn' : partyIdType === 'EMAIL' ? 'email' : undefined;
+  if (!spec || !idType || typeof partyId !== 'string') return undefined;
+  const signal = run.options.signal;
+  try {
+    return await run.momo[spec.product].isAccountHolderActive(
+      idType,
+      partyId,
+      signal ? { signal } : {},
+    );
+  } catch (error) {
+    if (isNotFoundError(error)) return false;
+    throw error;
+  }
+}

@@ -1,0 +1,104 @@
+import type {
+  BatchClaimToken,
+  BatchHandle,
+  BatchIntent,
+  BatchOutcome,
+  BatchRecord,
+} from '../contracts/batch-store';
+
+/** Where a single-process store writes what its handle records (nothing, for memory). */
+export interface LocalLog {
+  /** Writes an intent and returns once it is durable. */
+  intent(record: BatchIntent): void;
+  /** Writes an outcome (durability not required: losing one costs a lookup). */
+  outcome(key: string, outcome: BatchOutcome): void;
+  close(): void;
+}
+
+interface Lease {
+  owner: string;
+  token: BatchClaimToken;
+  until: number;
+}
+
+/**
+ * One batch's state in one process: its records in memory (in first-recorded order) and
+ * in-process leases that honour the claim contract (an unexpired lease of another owner
+ * is refused; a write with a superseded token is fenced off).
+ */
+export class LocalHandle implements BatchHandle {
+  readonly id: string;
+  readonly #records = new Map<string, BatchRecord>();
+  readonly #leases = new Map<string, Lease>();
+  readonly #log: LocalLog;
+  #tokens = 0;
+
+  constructor(id: string, log: LocalLog, loaded: Iterable<BatchRecord> = []) {
+    this.id = id;
+    this.#log = log;
+    for (const record of loaded) this.#records.set(record.key, record);
+  }
+
+  async *records(): AsyncIterable<BatchRecord> {
+    for (const record of this.#records.values()) yield copy(record);
+  }
+
+  async get(key: string): Promise<BatchRecord | undefined> {
+    const record = this.#records.get(key);
+    return record && copy(record);
+  }
+
+  async claim(key: string, owner: string, leaseMs: number): Promise<BatchClaimToken | undefined> {
+    const now = Date.now();
+    const held = this.#leases.get(key);
+    if (held && held.owner !== owner && held.until > now) return undefined;
+    this.#tokens += 1;
+    const token = `${this.#tokens}`;
+    this.#leases.set(key, { owner, token, until: now + leaseMs });
+    return token;
+  }
+
+  async release(key: string, token: BatchClaimToken): Promise<void> {
+    if (this.#holds(key, token)) this.#leases.delete(key);
+  }
+
+  async recordIntent(intent: BatchIntent, token: BatchClaimToken) {
+    if (!this.#holds(intent.key, token)) return undefined;
+    const existing = this.#records.get(intent.key);
+    if (existing) return copy(existing);
+    const record: BatchRecord = {
+      key: intent.key,
+      operation: intent.operation,
+      fingerprint: intent.fingerprint,
+      referenceId: intent.referenceId,
+    };
+    this.#log.intent(record); // durable before it counts as recorded
+    this.#records.set(record.key, record);
+    return copy(record);
+  }
+
+  async recordOutcome(key: string, outcome: BatchOutcome, token: BatchClaimToken) {
+    const record = this.#records.get(key);
+    if (!record || !this.#holds(key, token)) return false;
+    const kept: BatchOutcome = { status: outcome.status };
+    if (outcome.reason !== undefined) kept.reason = outcome.reason;
+    if (outcome.financialTransactionId !== undefined) {
+      kept.financialTransactionId = outcome.financialTransactionId;
+    }
+    this.#log.outcome(key, kept);
+    record.outcome = kept;
+    return true;
+  }
+
+  async close(): Promise<void> {
+    this.#log.close();
+  }
+
+  #holds(key: string, token: BatchClaimToken): boolean {
+    return this.#leases.get(key)?.token === token;
+  }
+}
+
+function copy(record: BatchRecord): BatchRecord {
+  return record.outcome ? { ...record, outcome: { ...record.outcome } } : { ...record };
+}

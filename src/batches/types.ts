@@ -1,0 +1,88 @@
+import type { BatchStore } from '../contracts/batch-store';
+import type { BatchOperation } from './operations';
+
+/** One row of a batch. */
+export interface BatchItem {
+  /** Unique in the batch, for good: `(batch id, key)` names one payment. */
+  key: string;
+  /** The creating call's body (checked by that call's own rules before anything is sent). */
+  body: unknown;
+  /** The creating operation; default the run's `operation`. */
+  operation?: BatchOperation | undefined;
+  /** X-Callback-Url for this item; default the client's `callbackUrl`. */
+  callbackUrl?: string | undefined;
+}
+
+/** How an item ended: see DESIGN 8.1. */
+export type BatchItemStatus = 'SUCCESSFUL' | 'FAILED' | 'REJECTED' | 'SKIPPED' | 'UNRESOLVED';
+
+/** Counts as the run goes (`sent` counts items the provider has, from earlier runs too). */
+export interface BatchProgress {
+  total: number;
+  rejected: number;
+  skipped: number;
+  sent: number;
+  successful: number;
+  failed: number;
+  /** Sent and not final yet. */
+  pending: number;
+}
+
+export interface BatchRunOptions {
+  /** The batch's id: running it again continues it. */
+  id: string;
+  /** Where the batch's state lives (required: it is what makes a re-run safe). */
+  store: BatchStore;
+  /** Default operation of items without their own. Default `disbursement.transfer`. */
+  operation?: BatchOperation | undefined;
+  /**
+   * Derives each item's reference id from (batch id, key) with this secret (at least 16
+   * characters; keep it like a key): a re-run whose store was lost still sends every item
+   * under the id it had. Without it, ids are random and live only in the store.
+   */
+  secret?: string | undefined;
+  /** `isAccountHolderActive` on the item's payee (payer, for collections) first: inactive → SKIPPED. */
+  checkAccountHolder?: boolean | undefined;
+  /** Validate (and check account holders), send nothing. */
+  dryRun?: boolean | undefined;
+  /** Creating calls in flight at once (waits hold no slot). Default 8. */
+  concurrency?: number | undefined;
+  /** Creating calls started per second, at most (a sliding second). Default unlimited. */
+  createRate?: number | undefined;
+  /** Deadline of each item's wait; past it the item is UNRESOLVED. Default the client's polling timeout. */
+  waitTimeoutMs?: number | undefined;
+  /** Called on every change of the counts. A throw is ignored. */
+  onProgress?: ((progress: BatchProgress) => void) | undefined;
+  /** Stops the run: nothing more is sent, the run rejects with the signal's reason. */
+  signal?: AbortSignal | undefined;
+}
+
+/** One item of the report, in input order. */
+export interface BatchReportItem {
+  key: string;
+  operation: string;
+  /** The X-Reference-Id it was (or would be) sent under; absent when none was given to it. */
+  referenceId?: string;
+  status: BatchItemStatus;
+  /** FAILED: the provider's reason code. REJECTED: the field and why. UNRESOLVED: why. */
+  reason?: string;
+  financialTransactionId?: string;
+}
+
+export interface BatchSummary {
+  total: number;
+  successful: number;
+  failed: number;
+  rejected: number;
+  skipped: number;
+  unresolved: number;
+  /** Sums per currency, as decimal strings (exact). */
+  amounts: Record<string, { successful: string; failed: string }>;
+  /** FAILED items by the provider's reason code. */
+  failures: Record<string, number>;
+}
+
+export interface BatchReport {
+  summary: BatchSummary;
+  items: BatchReportItem[];
+}

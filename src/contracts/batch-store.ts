@@ -1,0 +1,83 @@
+/**
+ * The batch store contract: where a batch's state lives, so that `(batch id, item key)`
+ * names one payment for good across crashes, re-runs and processes. Types only: a store
+ * is anything with these methods (memory, a file, Redis, PostgreSQL). One conformance
+ * suite (test/support/batch-store-contract.ts) runs against every store.
+ */
+
+/** What the runner records before an item's first send: the item and the id it is sent under. */
+export interface BatchIntent {
+  /** The item's key, unique in its batch. */
+  key: string;
+  /** The creating operation, e.g. `disbursement.transfer`. */
+  operation: string;
+  /** SHA-256 (hex) of the operation and the canonical JSON of the body: a changed body shows. */
+  fingerprint: string;
+  /** The X-Reference-Id the item is sent under, on every send, by every process. */
+  referenceId: string;
+}
+
+/**
+ * What became of a recorded item, the last recorded wins: `SENT` (the provider accepted
+ * it, by a 202 or by a 409 proving an earlier send: a re-run looks it up, sends nothing),
+ * then its final status on the provider. A call refused before or on arrival (nothing
+ * created) records nothing: a re-run tries it again under the same reference id.
+ */
+export interface BatchOutcome {
+  status: 'SENT' | 'SUCCESSFUL' | 'FAILED';
+  /** The provider's reason code of a FAILED transaction. */
+  reason?: string;
+  /** The provider's id of a SUCCESSFUL transaction. */
+  financialTransactionId?: string;
+}
+
+/** An item as the store holds it: its intent, and its outcome once there is one. */
+export interface BatchRecord extends BatchIntent {
+  outcome?: BatchOutcome;
+}
+
+/**
+ * A claim on one item: the token every write for that item carries. A store refuses a
+ * write whose token is no longer the item's current one (its lease ran out and another
+ * owner claimed the item): "fencing", so a process that stalled past its lease cannot
+ * overwrite what the new owner recorded.
+ */
+export type BatchClaimToken = string;
+
+/** One batch's state in a store. */
+export interface BatchHandle {
+  /** The batch id it was opened with. */
+  readonly id: string;
+  /** Every recorded item (intent with its outcome, if any), in the order first recorded. */
+  records(): AsyncIterable<BatchRecord>;
+  /** The record of one key, or undefined. */
+  get(key: string): Promise<BatchRecord | undefined>;
+  /**
+   * Claims `key` for `owner` for `leaseMs`: a token, or undefined while another owner
+   * holds an unexpired lease. The same owner claiming again renews and gets a new token
+   * (the old one is then refused). A single-process store grants every claim it can.
+   */
+  claim(key: string, owner: string, leaseMs: number): Promise<BatchClaimToken | undefined>;
+  /** Gives the claim up (a no-op with a token that is no longer current). */
+  release(key: string, token: BatchClaimToken): Promise<void>;
+  /**
+   * Records an item's intent, durably, before its first send: resolves only once a crash
+   * cannot lose it. The first intent recorded for a key wins: this resolves to the record
+   * already there (which may differ: the caller compares fingerprints), or to the new one.
+   * Undefined when `token` is not the key's current claim (nothing written).
+   */
+  recordIntent(intent: BatchIntent, token: BatchClaimToken): Promise<BatchRecord | undefined>;
+  /**
+   * Records the outcome of an item whose intent is recorded (the last outcome wins).
+   * `false` when `token` is not the key's current claim (nothing written), or no intent.
+   */
+  recordOutcome(key: string, outcome: BatchOutcome, token: BatchClaimToken): Promise<boolean>;
+  /** Releases what the handle holds (file descriptors, connections). */
+  close(): Promise<void>;
+}
+
+/** Where batches' state lives: `memoryBatchStore()`, `fileBatchStore(dir)`, a Redis store. */
+export interface BatchStore {
+  /** Opens (creating if needed) the state of batch `id`. */
+  open(id: string): Promise<BatchHandle>;
+}
