@@ -146,6 +146,7 @@ async function send(
   slot.recorded = true;
   const callOptions = {
     referenceId: record.referenceId,
+    tag: `${handle.id}/${slot.key}`,
     ...(typeof item.callbackUrl === 'string' ? { callbackUrl: item.callbackUrl } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   };

@@ -15,6 +15,12 @@ export interface JournalRecord {
    */
   baseUrl: string;
   targetEnvironment: string;
+  /**
+   * Whose payment it is: the call's `tag` option (a batch's `<batch id>/<item key>`), else
+   * the body's `externalId`; absent when neither was given. Maps the entry back to the
+   * partner's row after a restart.
+   */
+  tag?: string;
 }
 
 /**

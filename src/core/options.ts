@@ -133,4 +133,10 @@ export interface RequestOptions {
   maxRetries?: number | undefined;
   /** Extra headers; they never replace the headers the SDK owns. */
   headers?: Record<string, string> | undefined;
+  /**
+   * Whose call this is, recorded on its journal entry (creating calls): your order id, or
+   * `<batch id>/<item key>` for a batch's item. Default: the body's `externalId`. So an
+   * entry maps back to your row after a restart. Not sent to the provider.
+   */
+  tag?: string | undefined;
 }

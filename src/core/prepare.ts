@@ -85,6 +85,12 @@ function checkOptions(
       bad('referenceId', 'must be a UUID version 4');
     }
   }
+  if (options.tag !== undefined) {
+    if (!op.creates) bad('tag', 'is only for creating calls');
+    else if (!isTag(options.tag)) {
+      bad('tag', 'must be 1 to 256 characters, without control characters');
+    }
+  }
   if (options.callbackUrl !== undefined) {
     const problem = checkCallbackUrl(options.callbackUrl, config);
     if (problem) bad('callbackUrl', problem);
@@ -120,6 +126,16 @@ function checkOptions(
     }
   }
   return issues;
+}
+
+/** A journal entry's caller tag: printable and bounded (it is stored with every entry). */
+function isTag(tag: unknown): boolean {
+  if (typeof tag !== 'string' || tag.length === 0 || tag.length > 256) return false;
+  for (let i = 0; i < tag.length; i++) {
+    const code = tag.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return false;
+  }
+  return true;
 }
 
 /** RFC 9110 field names (tokens) and values: what any HTTP stack would refuse to send. */

@@ -204,6 +204,7 @@ export class ProductApi {
     return journal.send(
       op,
       referenceId,
+      callerTag(input),
       (beforeSend) => transport.call(op, input, beforeSend),
       outcomes,
     );
@@ -236,3 +237,11 @@ interface Poller<R> {
 
 /** Shared by every wait called without options (each pending wait keeps its options). */
 const NO_WAIT_OPTIONS: WaitOptions<never> = Object.freeze({});
+
+/** The journal entry's caller tag: the `tag` option, else the body's `externalId`. */
+function callerTag(input: CallInput): string | undefined {
+  const tag = (input.options as RequestOptions | undefined)?.tag;
+  if (typeof tag === 'string') return tag;
+  const externalId = (input.body as { externalId?: unknown } | null | undefined)?.externalId;
+  return typeof externalId === 'string' && externalId !== '' ? externalId : undefined;
+}

@@ -26,6 +26,7 @@ redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], 'product', ARGV[1], 'operation', ARGV[2], 'referenceId', ARGV[3],
   'createdAt', ARGV[4], 'baseUrl', ARGV[6], 'targetEnvironment', ARGV[7],
   'seq', redis.call('INCR', KEYS[3]))
+if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'tag', ARGV[8]) end
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
 return 1`);
 
@@ -79,6 +80,7 @@ export class RedisJournal implements Journal {
         id,
         entry.baseUrl,
         entry.targetEnvironment,
+        entry.tag ?? '',
       ],
     );
   }
@@ -156,6 +158,8 @@ function toEntry(fields: Map<string, string>): JournalEntry | undefined {
     baseUrl,
     targetEnvironment,
   } as JournalEntry;
+  const tag = fields.get('tag');
+  if (tag) entry.tag = tag;
   const outcome = fields.get('outcome');
   if (outcome) {
     entry.outcome = outcome as JournalOutcome;

@@ -67,6 +67,7 @@ export class JournalKeeper {
   async send<T>(
     op: Pick<Operation, 'name' | 'product'>,
     referenceId: string | undefined,
+    tag: string | undefined,
     send: (beforeSend: (() => Promise<void>) | undefined) => Promise<T>,
     outcomes: { settle(referenceId: string, outcome: JournalOutcome): Promise<void> },
   ): Promise<T> {
@@ -75,7 +76,8 @@ export class JournalKeeper {
     const beforeSend = async () => {
       const createdAt = Date.now();
       const { product, name: operation } = op;
-      await this.record({ product, operation, referenceId, createdAt, ...this.platform });
+      const record = { product, operation, referenceId, createdAt, ...this.platform };
+      await this.record(tag === undefined ? record : { ...record, tag });
       recorded = true;
     };
     try {

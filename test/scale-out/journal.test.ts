@@ -56,7 +56,7 @@ describe('journal of operations in flight (default: in memory)', () => {
     });
   });
 
-  it('lists what was sent and not seen final: product, operation, reference id, time, platform; nothing else', async () => {
+  it('lists what was sent and not seen final: product, operation, reference id, time, platform, whose it is (externalId); nothing else', async () => {
     const sim = createSimulator();
     const momo = sim.client();
     const before = Date.now();
@@ -76,6 +76,7 @@ describe('journal of operations in flight (default: in memory)', () => {
       createdAt: expect.any(Number),
       baseUrl: 'https://sandbox.momo.test',
       targetEnvironment: 'sandbox',
+      tag: 'inv-7',
     });
     expect(entry?.createdAt).toBeGreaterThanOrEqual(before);
     sim.settle(accepted.referenceId, 'FAILED');
