@@ -49,8 +49,11 @@ export interface CommandRun {
   product(index?: number): ProductName;
   /** Where requests go: a flag, else its MOMO_* variable, else the default. */
   connection(): { baseUrl: string; targetEnvironment: string };
-  /** A client for `product`, from the MOMO_* variables (a UsageError names what is not set). */
-  client(product: ProductName): MomoClient;
+  /**
+   * A client for `product` (or for each of several), from the MOMO_* variables (a
+   * UsageError names what is not set).
+   */
+  client(product: ProductName | readonly ProductName[]): MomoClient;
   /** `--json`: `value` as one JSON line; otherwise the human `text`. */
   print(value: unknown, text: string): void;
   /** A line on stderr (what the command is doing), unless `--json`. */

@@ -1,5 +1,5 @@
 import { MomoClient } from '../client';
-import type { MomoClientOptions, ProductName } from '../core/options';
+import type { ApiUser, MomoClientOptions, ProductName } from '../core/options';
 import { isApiError } from '../errors';
 import { SANDBOX_BASE_URL } from '../sandbox/sandbox';
 import { flagOrEnv, oneOf, type ParsedCommand } from './args';
@@ -59,31 +59,32 @@ export function credentialFromEnv(
 }
 
 /**
- * A client for one product, configured from MOMO_* variables (a product's own
- * MOMO_<PRODUCT>_* variable wins over the shared one). Credentials come only from the
- * environment, so that they stay out of shell history and process listings.
+ * A client for one product (or several: `reconcile` looks up what its file names),
+ * configured from MOMO_* variables (a product's own MOMO_<PRODUCT>_* variable wins over
+ * the shared one). Credentials come only from the environment, so that they stay out of
+ * shell history and process listings.
  */
 export function clientFromEnv(
   io: Io,
   args: ParsedCommand,
-  product: ProductName,
+  product: ProductName | readonly ProductName[],
   overrides: Partial<MomoClientOptions> = {},
 ): MomoClient {
   const missing: string[] = [];
-  const credential = (name: CredentialName) => {
-    const { value } = credentialFromEnv(io.env, product, name);
-    if (!value) missing.push(`MOMO_${name} (or MOMO_${product.toUpperCase()}_${name})`);
-    return value ?? '';
-  };
-  const subscriptionKey = credential('SUBSCRIPTION_KEY');
-  const id = credential('API_USER');
-  const key = credential('API_KEY');
+  const products: Partial<Record<ProductName, { subscriptionKey: string; apiUser: ApiUser }>> = {};
+  for (const name of typeof product === 'string' ? [product] : product) {
+    const credential = (which: CredentialName) => {
+      const { value } = credentialFromEnv(io.env, name, which);
+      if (!value) missing.push(`MOMO_${which} (or MOMO_${name.toUpperCase()}_${which})`);
+      return value ?? '';
+    };
+    const subscriptionKey = credential('SUBSCRIPTION_KEY');
+    const id = credential('API_USER');
+    const key = credential('API_KEY');
+    products[name] = { subscriptionKey, apiUser: { id, key } };
+  }
   if (missing.length > 0) throw new UsageError(`Not set: ${missing.join(', ')}.`);
-  return new MomoClient({
-    ...connectionFromEnv(io, args),
-    [product]: { subscriptionKey, apiUser: { id, key } },
-    ...overrides,
-  });
+  return new MomoClient({ ...connectionFromEnv(io, args), ...products, ...overrides });
 }
 
 /**

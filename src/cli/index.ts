@@ -1,10 +1,11 @@
 /**
  * `momo-partner-sdk <command>`: the simulator, sandbox provisioning, and the calls a
- * partner makes by hand (token, balance, status). Exit codes are in output.ts.
+ * partner makes by hand (token, balance, status), and reconciliation of a CSV. Exit codes are in output.ts.
  */
 import type { Command } from './command';
 import { balanceCommand } from './commands/balance';
 import { doctorCommand } from './commands/doctor';
+import { reconcileCommand } from './commands/reconcile';
 import { sandboxProvisionCommand } from './commands/sandbox';
 import { simulatorCommand } from './commands/simulator';
 import { simulatorApproveCommand, simulatorDeclineCommand } from './commands/simulator-control';
@@ -22,6 +23,7 @@ const COMMANDS: readonly Command[] = [
   tokenCommand,
   balanceCommand,
   statusCommand,
+  reconcileCommand,
   doctorCommand,
 ];
 

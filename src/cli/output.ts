@@ -39,6 +39,8 @@ export interface Io {
   out(text: string): void;
   err(text: string): void;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** Whether stderr is a terminal (a live progress line), rather than a file or a pipe. */
+  readonly errIsTTY?: boolean;
 }
 
 export function processIo(): Io {
@@ -46,6 +48,7 @@ export function processIo(): Io {
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
     env: process.env,
+    errIsTTY: process.stderr.isTTY === true,
   };
 }
 

@@ -10,6 +10,7 @@ const COMMANDS = [
   ['token', 'Usage: momo-partner-sdk token <product>'],
   ['balance', 'Usage: momo-partner-sdk balance <product>'],
   ['status', 'Usage: momo-partner-sdk status <product> <kind> <referenceId>'],
+  ['reconcile', 'Usage: momo-partner-sdk reconcile <file.csv>'],
   ['doctor', 'Usage: momo-partner-sdk doctor'],
   ['simulator approve', 'Usage: momo-partner-sdk simulator approve <referenceId>'],
   ['simulator decline', 'Usage: momo-partner-sdk simulator decline <referenceId>'],

@@ -151,6 +151,17 @@ describe('CSV records (header row)', () => {
     expect(error.message).toMatch(/^line 3: 3 fields where the header has 2/);
   });
 
+  it('onHeader gets the header, before the first record and for a file of no records', async () => {
+    const seen: string[] = [];
+    const onHeader = (header: readonly string[]) => seen.push(`header ${header.join('|')}`);
+    for await (const record of readCsvRecords(chunked(' key ,amount\nk1,10\n'), { onHeader })) {
+      seen.push(`record ${record.line}`);
+    }
+    for await (const _ of readCsvRecords(chunked('key,msisdn\r\n'), { onHeader }))
+      seen.push('none');
+    expect(seen).toEqual(['header key|amount', 'record 2', 'header key|msisdn']);
+  });
+
   it('a missing required column, a repeated or empty column name, and an empty file are errors', async () => {
     const missing = await failure(() => records('key,amount\n', ['key', 'currency']));
     expect(missing).toMatchObject({ line: 1, column: 'currency' });

@@ -50,6 +50,8 @@ export interface CsvRecord {
 export interface CsvRecordOptions extends CsvReadOptions {
   /** Columns the header must have: a missing one is a `CsvError` naming it, on line 1. */
   required?: readonly string[];
+  /** Called with the checked header's column names, before the first record (if any). */
+  onHeader?(header: readonly string[]): void;
 }
 
 /**
@@ -65,6 +67,7 @@ export async function* readCsvRecords(
   for await (const row of readCsvRows(source, options)) {
     if (!header) {
       header = checkHeader(row, options.required ?? []);
+      options.onHeader?.(header);
       continue;
     }
     if (row.fields.length !== header.length) {
