@@ -21,12 +21,15 @@ const NODE_TOOLS = [
   join('src', 'cli'),
   join('src', 'redis'),
   join('src', 'core', 'node-pool'),
+  // fileBatchStore: a batch's file on disk, its node:fs loaded when the store is used.
+  join('src', 'batches', 'file-store.ts'),
 ];
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return NODE_TOOLS.includes(path) ? [] : sources(path);
+    if (NODE_TOOLS.includes(path)) return [];
+    if (entry.isDirectory()) return sources(path);
     return entry.name.endsWith('.ts') && !entry.name.startsWith('cli') ? [path] : [];
   });
 }
@@ -44,8 +47,12 @@ describe('client code is web-standard', () => {
     const found: string[] = [];
     for (const file of files) {
       codeLines(readFileSync(file, 'utf8')).forEach((line, index) => {
+        // A word in a message ('claimed by another process') is not a use of the global.
+        const code = line.replace(/'(?:[^'\\]|\\.)*'/g, (literal) =>
+          literal.startsWith("'node:") ? literal : "''",
+        );
         for (const [pattern, what] of NODE_ONLY) {
-          if (pattern.test(line)) found.push(`${file}:${index + 1} uses ${what}: ${line.trim()}`);
+          if (pattern.test(code)) found.push(`${file}:${index + 1} uses ${what}: ${line.trim()}`);
         }
       });
     }
