@@ -27,6 +27,13 @@ declare global {
   const myStoredUuidV4: string;
   const signal: AbortSignal;
   const order: { id: string; amount: string; msisdn: string };
+  /** The rows of a list to pay, as docs/batches.md runs them. */
+  const rows: Iterable<import('momo-partner-sdk').BatchItem>;
+  /** Reads a payroll file's rows, one at a time (docs/batches.md). */
+  function readRows(path: string): AsyncIterator<import('momo-partner-sdk').BatchItem>;
+  /** A batch's id and store (docs/batches.md). */
+  const id: string;
+  const store: import('momo-partner-sdk').BatchStore;
   /** Your books, as docs/reconcile.md reads them: one record per payment sent. */
   const books: AsyncIterable<import('momo-partner-sdk').ReconcileRecord>;
   /** Your database. */
