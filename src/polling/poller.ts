@@ -1,9 +1,9 @@
+import { QueuedPastDeadline } from '../core/admission/admission';
 import type { Telemetry, WaitTrace } from '../core/telemetry';
-import { spreadJitter } from '../core/time';
+import { parseRetryAfter, spreadJitter } from '../core/time';
 import { isTransient } from '../core/transient';
 import { isNotFoundError, WaitTimeoutError } from '../errors';
 import { isFinal, type Reason, type StatusLike } from '../schemas/common';
-import { LookupGate, QueuedPastDeadline, rateHint } from './lookup-gate';
 import { Scheduler, type Sleep } from './scheduler';
 
 /** Options of `wait()` and `waitForX(referenceId)`. */
@@ -26,19 +26,15 @@ export interface PollSchedule {
   initialDelayMs: number;
   maxDelayMs: number;
   timeoutMs: number;
-  /** The client's `lookupRate`: lookups per second shared by all its lookups and waits. */
-  lookupRate?: number | undefined;
-  /** Lookups in flight at once (default: unbounded). */
-  maxLookupsInFlight?: number | undefined;
 }
 
 export interface WaitRequest<R> {
   operation: string;
   referenceId: string;
   /**
-   * One lookup through the client's lookup gate; `deadline` is the wait's, honoured while
-   * the lookup is queued there (QueuedPastDeadline); `wait` is this wait's telemetry, when
-   * the client has some: the lookup is counted there.
+   * One lookup, one attempt, through the client's admission stage; `deadline` is the
+   * wait's, honoured while the lookup is queued there (QueuedPastDeadline); `wait` is this
+   * wait's telemetry, when the client has some: the lookup is counted there.
    */
   lookup(signal: AbortSignal | undefined, deadline?: number, wait?: WaitTrace): Promise<R>;
   /** Set when the operation was just accepted: wait before the first lookup, tolerate 404 for a while. */
@@ -58,16 +54,10 @@ export class Poller {
   readonly #waiting = new Map<string, WaitSleep | WaitSleep[]>();
   readonly #schedule: PollSchedule;
   readonly #telemetry: Telemetry | undefined;
-  /** Every status lookup of the client passes here: its rate, and the pause after a 429. */
-  readonly gate: LookupGate;
 
   constructor(schedule: PollSchedule, telemetry?: Telemetry) {
     this.#schedule = schedule;
     this.#telemetry = telemetry;
-    this.gate = new LookupGate({
-      rate: schedule.lookupRate,
-      maxInFlight: schedule.maxLookupsInFlight ?? Number.POSITIVE_INFINITY,
-    });
   }
 
   /**
@@ -161,7 +151,7 @@ export class Poller {
             isTransient(error) || (isNotFoundError(error) && Date.now() < graceUntil);
           if (!transient) throw error;
           // Any retryable answer's Retry-After (a 429's, a 503's) sets the next lookup.
-          const { retryAfterMs } = rateHint(error);
+          const retryAfterMs = retryAfterOf(error);
           if (retryAfterMs !== undefined) next = Math.max(next, retryAfterMs);
         }
       }
@@ -210,4 +200,13 @@ function finalise<R extends StatusLike>(result: R): Final<R> {
     } as Final<R>;
   }
   return result as Final<R>;
+}
+
+/** The Retry-After of a failed lookup, whichever error class carries it. */
+function retryAfterOf(error: unknown): number | undefined {
+  const e = error as { retryAfterMs?: unknown; headers?: unknown } | null;
+  if (typeof e?.retryAfterMs === 'number') return e.retryAfterMs;
+  const headers = e?.headers as Record<string, string> | undefined;
+  const header = typeof headers === 'object' && headers ? headers['retry-after'] : undefined;
+  return parseRetryAfter(header ?? null);
 }

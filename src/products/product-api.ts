@@ -129,9 +129,10 @@ export class ProductApi {
   }
 
   /**
-   * One status lookup, through the client's lookup gate (its `lookupRate`, the pause after
-   * a 429); `deadline` is a wait's, honoured while queued there; `wait` is that wait's
-   * telemetry. The result always names its reference id (2.5 shows it only sometimes).
+   * One status lookup (each attempt through the client's admission stage: its
+   * `lookupRate`, the pause after a 429); `deadline` is a wait's, honoured while queued
+   * there; `wait` is that wait's telemetry. The result always names its reference id
+   * (2.5 shows it only sometimes).
    */
   lookup<R>(
     op: Lookup<R>,
@@ -140,8 +141,7 @@ export class ProductApi {
     deadline?: number,
     wait?: WaitTrace,
   ): Promise<R> {
-    const run = () => this.#lookupNow(op, referenceId, options, wait);
-    return this.#ctx.poller.gate.run(run, options?.signal, deadline);
+    return this.#lookupNow(op, referenceId, options, wait, deadline);
   }
 
   async #lookupNow<R>(
@@ -149,11 +149,13 @@ export class ProductApi {
     referenceId: string,
     options: RequestOptions | undefined,
     wait: WaitTrace | undefined,
+    queuedUntil?: number,
   ): Promise<R> {
     const answer = await this.#ctx.transport.call(op, {
       params: { referenceId },
       options,
       trace: wait,
+      queuedUntil,
     });
     const result = answer.data;
     if (typeof result === 'object' && result !== null && isFinal(result)) {
@@ -228,7 +230,7 @@ export class ProductApi {
 
   /**
    * A wait's lookups (called with its deadline) make one attempt each: the wait is their
-   * retry loop, so every retry passes the lookup gate again.
+   * retry loop, and every attempt passes the admission stage.
    */
   #lookupOf<R>(op: Lookup<R>, referenceId: string) {
     return (signal?: AbortSignal, deadline?: number, wait?: WaitTrace) =>
