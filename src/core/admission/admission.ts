@@ -97,7 +97,7 @@ export class Admission {
       return undefined;
     }
     const until = queuedUntil === undefined ? deadline : Math.min(deadline, queuedUntil);
-    const entry = new Entry(plan, n, this.#seq++, deadline, until);
+    const entry = new Entry(this, plan, n, this.#seq++, deadline, until);
     if (entry.listen()) {
       lane.push(entry);
       this.#pump();
@@ -111,6 +111,11 @@ export class Admission {
     lane.inFlight--;
     lane.pace?.answered(answer);
     if (this.#create.queued || this.#lookup.queued || this.#other.queued) this.#pump();
+  }
+
+  /** Admits what may go now and sets the timer again (a queued entry was aborted). */
+  rearm(): void {
+    this.#pump();
   }
 
   /** Admits what may go now, first come first served across classes; drops what expired. */

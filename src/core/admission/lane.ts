@@ -10,6 +10,7 @@ import type { ProviderPace } from './pace';
  */
 export class Entry extends Waiter<number> {
   constructor(
+    readonly stage: { rearm(): void },
     readonly plan: CallPlan<unknown>,
     readonly n: number,
     readonly seq: number,
@@ -17,6 +18,11 @@ export class Entry extends Waiter<number> {
     deadline: number,
   ) {
     super(plan.signal, deadline);
+  }
+
+  /** An aborted entry must not keep the stage's timer (or the process) alive. */
+  protected override aborted(): void {
+    this.stage.rearm();
   }
 }
 
@@ -113,7 +119,7 @@ export class Lane {
 
   /** The earliest moment a sweep may drop expired entries (infinite: none queued). */
   sweepAt(): number {
-    if (!this.queued) return Number.POSITIVE_INFINITY;
+    if (this.head() === undefined) return Number.POSITIVE_INFINITY;
     return Math.max(this.earliestDeadline, this.#sweepAt);
   }
 
