@@ -1,21 +1,18 @@
 import { ConnectionError, isMomoError, type MomoError, TimeoutError } from '../errors';
 import { hostOf } from './business-refusal';
 import type { CallPlan } from './call-plan';
-import type { Limiter } from './limiter';
 
 /**
- * Waits for an in-flight slot; resolves with the attempt's deadline, which the wait counts
- * against (the caller must release the slot once it resolves).
+ * The error of an attempt still queued at the admission stage when its deadline passed
+ * (`option`: the client option whose budget it was waiting for, if any).
  */
-export function takeSlot(
-  limiter: Limiter,
+export function queueTimeout(
   plan: CallPlan<unknown>,
   n: number,
-): Promise<number> | number {
-  const deadline = Date.now() + plan.timeoutMs;
-  if (limiter.tryAcquire()) return deadline;
-  const expired = () => timedOut(plan, n, 'waiting for a free request slot');
-  return limiter.acquire(plan.signal, deadline, expired).then(() => deadline);
+  option: string | undefined,
+): TimeoutError {
+  const within = option === undefined ? '' : ` within ${option}`;
+  return timedOut(plan, n, `waiting for a free request slot${within}`);
 }
 
 /**

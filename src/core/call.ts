@@ -15,6 +15,11 @@ export interface CallInput {
   options?: (RequestOptions & { consent?: unknown }) | undefined;
   /** Set on a lookup made by a `wait()`: the telemetry counts it there (internal). */
   trace?: WaitTrace | undefined;
+  /**
+   * Set on a lookup made by a `wait()`: the wait's deadline, honoured while the attempt is
+   * queued at the admission stage (QueuedPastDeadline) (internal).
+   */
+  queuedUntil?: number | undefined;
 }
 
 export interface CallResult<T> {

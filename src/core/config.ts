@@ -35,9 +35,15 @@ export interface Config {
     initialDelayMs: number;
     maxDelayMs: number;
     timeoutMs: number;
-    /** `lookupRate`: the lookup budget every wait and lookup of the client shares. */
+  };
+  /** The admission stage every attempt passes before it is sent (core/admission). */
+  admission: {
+    maxConcurrency: number;
+    /** `lookupRate`: the budget every counted GET of the client shares. */
     lookupRate: number | undefined;
-    /** Lookups never take more than half the in-flight slots from money-moving calls. */
+    /** `createRate`: the budget every creating call of the client shares. */
+    createRate: number | undefined;
+    /** Counted GETs never take more than half the in-flight slots from money-moving calls. */
     maxLookupsInFlight: number;
   };
   /** Refresh an access token this long before expiry (at most half its lifetime). */
@@ -122,7 +128,9 @@ export function resolveConfig(options: MomoClientOptions): Config {
       'must be a whole number, 1 or more',
     );
   }
-  need(isPositive(options.lookupRate), 'lookupRate', 'must be a positive number per second');
+  for (const key of ['lookupRate', 'createRate'] as const) {
+    need(isPositive(options[key]), key, 'must be a positive number per second');
+  }
   need(
     options.tokenRefreshWindowMs === undefined ||
       (Number.isFinite(options.tokenRefreshWindowMs) && options.tokenRefreshWindowMs >= 0),
@@ -172,7 +180,11 @@ export function resolveConfig(options: MomoClientOptions): Config {
       initialDelayMs: polling.initialDelayMs ?? 1_000,
       maxDelayMs: polling.maxDelayMs ?? 15_000,
       timeoutMs: polling.timeoutMs ?? 300_000,
+    },
+    admission: {
+      maxConcurrency: options.maxConcurrency ?? 128,
       lookupRate: options.lookupRate,
+      createRate: options.createRate,
       maxLookupsInFlight: Math.max(1, Math.floor((options.maxConcurrency ?? 128) / 2)),
     },
     tokenRefreshWindowMs: options.tokenRefreshWindowMs ?? 600_000,

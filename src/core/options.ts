@@ -105,11 +105,19 @@ export interface MomoClientOptions {
   /** Socket cap of the built-in Node connection pool. Default 128. */
   maxSockets?: number | undefined;
   /**
-   * Status lookups per second for this client (the provider caps them), shared by every
-   * lookup, `wait()` and callback confirmation; lookups beyond it queue (a wait's
-   * deadline still holds). Default: no fixed budget (a 429 still slows every lookup).
+   * GET requests per second for this client (the provider caps them), shared by every
+   * status lookup, `wait()`, callback confirmation, account-holder check, balance and
+   * other GET, each attempt counted; never more in any sliding second. Requests beyond it
+   * queue (their signal and deadline, a wait's deadline too, still hold). Default: no
+   * fixed budget (a 429 on any GET still slows every GET).
    */
   lookupRate?: number | undefined;
+  /**
+   * Creating calls (those sending a reference id) per second for this client, each
+   * attempt counted; never more in any sliding second. Calls beyond it queue like
+   * `lookupRate`'s. Default: unlimited.
+   */
+  createRate?: number | undefined;
   /**
    * Refresh an access token this long before it expires (the provider asks for about 10
    * minutes); at most half a token's lifetime. Default 600 000.

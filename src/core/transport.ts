@@ -1,10 +1,10 @@
 import { isApiError, isMomoError, type MomoError } from '../errors';
+import { Admission } from './admission/admission';
 import { landedAnswer, readAnswer } from './answer';
-import { sendFailure, takeSlot, tokenFailure } from './attempt';
+import { queueTimeout, sendFailure, tokenFailure } from './attempt';
 import type { Authorization, Authorizer, CallInput, CallResult } from './call';
 import { type CallPlan, callStart, headersOf, planCall, requestInfo } from './call-plan';
 import type { Config } from './config';
-import { Limiter } from './limiter';
 import { callHook } from './logger';
 import type { Operation } from './operation';
 import type { Answer } from './port';
@@ -15,14 +15,14 @@ export type { Authorizer, CallInput, CallResult };
 
 /**
  * Sends operations as a pipeline of named steps (docs/architecture.md):
- * prepare → record → [per attempt: acquire a slot → authorize → send (→ replay a 401
- * once) → release] → interpret, the attempts run by the retry loop.
+ * prepare → record → [per attempt: authorize → admission → send (→ replay a 401 once)
+ * → release] → interpret, the attempts run by the retry loop.
  */
 export class Transport {
   readonly #config: Config;
   readonly #auth: Authorizer;
   readonly #sender: ChosenSender;
-  readonly #limiter: Limiter;
+  readonly #admission: Admission;
 
   constructor(
     config: Config,
@@ -31,7 +31,7 @@ export class Transport {
   ) {
     this.#config = config;
     this.#auth = auth;
-    this.#limiter = new Limiter(config.maxConcurrency);
+    this.#admission = new Admission(config.admission, queueTimeout);
     this.#sender = new ChosenSender({
       fetch: config.fetch,
       nodePath: nodePath && (() => nodePath(config.maxSockets)),
@@ -141,17 +141,29 @@ export class Transport {
   }
 
   /**
-   * acquire a slot → authorize → send, the slot released in this one `finally`: nothing runs
-   * between taking it and the `try`. The token request takes no slot (`limited: false`), so
-   * a slot held while a token is fetched starves nothing.
+   * authorize → admission → send, the slot released in this one `finally`: nothing runs
+   * between the admission and the `try`. The authorization comes first, so that an attempt
+   * waiting for a token holds no slot and takes its share of a rate only as it leaves; the
+   * token request itself passes no admission (`limited: false`).
    */
   async #exchange(plan: CallPlan<unknown>, n: number): Promise<Answer> {
-    if (plan.op.limited === false) return this.#authorizedSend(plan, n, deadlineFor(plan));
-    const deadline = await takeSlot(this.#limiter, plan, n);
+    const deadline = deadlineFor(plan);
+    if (plan.op.limited === false) return this.#authorizedSend(plan, n, deadline);
+    const pending = this.#authorize(plan, n);
+    const auth = pending instanceof Promise ? await pending : pending;
+    const admission = this.#admission;
+    const lane = admission.lane(plan.op);
+    const queued = admission.admit(lane, plan, n, deadline, plan.input.queuedUntil);
+    if (queued !== undefined) await queued;
+    let answer: Answer | undefined;
     try {
-      return await this.#authorizedSend(plan, n, deadline);
+      answer = await this.#send(plan, n, auth, deadline);
+      if (answer.status === 401 && auth.refused !== undefined) {
+        answer = await this.#replay401(plan, n, auth.refused);
+      }
+      return answer;
     } finally {
-      this.#limiter.release();
+      admission.release(lane, answer);
     }
   }
 

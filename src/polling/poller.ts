@@ -1,10 +1,10 @@
 import type { Telemetry, WaitTrace } from '../contracts/telemetry';
+import { QueuedPastDeadline } from '../core/admission/admission';
 import { referenceKey } from '../core/reference-id';
 import { retryDecision } from '../core/retry-decision';
 import { spreadJitter } from '../core/time';
 import { isNotFoundError, WaitTimeoutError } from '../errors';
 import { isFinal, type Reason, type StatusLike } from '../schemas/common';
-import { LookupGate, QueuedPastDeadline } from './lookup-gate';
 import { Scheduler, type Sleep } from './scheduler';
 
 /** Options of `wait()` and `waitForX(referenceId)`. */
@@ -27,19 +27,15 @@ export interface PollSchedule {
   initialDelayMs: number;
   maxDelayMs: number;
   timeoutMs: number;
-  /** The client's `lookupRate`: lookups per second shared by all its lookups and waits. */
-  lookupRate?: number | undefined;
-  /** Lookups in flight at once (default: unbounded). */
-  maxLookupsInFlight?: number | undefined;
 }
 
 export interface WaitRequest<R> {
   operation: string;
   referenceId: string;
   /**
-   * One lookup through the client's lookup gate; `deadline` is the wait's, honoured while
-   * the lookup is queued there (QueuedPastDeadline); `wait` is this wait's telemetry, when
-   * the client has some: the lookup is counted there.
+   * One lookup, one attempt, through the client's admission stage; `deadline` is the
+   * wait's, honoured while the lookup is queued there (QueuedPastDeadline); `wait` is this
+   * wait's telemetry, when the client has some: the lookup is counted there.
    */
   lookup(signal: AbortSignal | undefined, deadline?: number, wait?: WaitTrace): Promise<R>;
   /** Set when the operation was just accepted: wait before the first lookup, tolerate 404 for a while. */
@@ -59,16 +55,10 @@ export class Poller {
   readonly #waiting = new Map<string, WaitSleep | WaitSleep[]>();
   readonly #schedule: PollSchedule;
   readonly #telemetry: Telemetry | undefined;
-  /** Every status lookup of the client passes here: its rate, and the pause after a 429. */
-  readonly gate: LookupGate;
 
   constructor(schedule: PollSchedule, telemetry?: Telemetry) {
     this.#schedule = schedule;
     this.#telemetry = telemetry;
-    this.gate = new LookupGate({
-      rate: schedule.lookupRate,
-      maxInFlight: schedule.maxLookupsInFlight ?? Number.POSITIVE_INFINITY,
-    });
   }
 
   /**

@@ -1,57 +1,38 @@
+import { Waiter } from '../core/abortable';
+
 /**
- * One sleep in the heap. It is its own abort listener (`handleEvent`) and carries what a
- * wake-up delivered, so a pending sleep costs one object and its promise, not a set of
- * closures: thousands of idle waits each hold one.
+ * One sleep in the heap: a `Waiter` (core/abortable.ts) whose deadline is its due time,
+ * when it resolves. It carries what a wake-up delivered, so a pending sleep costs one
+ * object and its promise, not a set of closures: thousands of idle waits each hold one.
  */
-export class Sleep<T = unknown> {
-  readonly at: number;
+export class Sleep<T = unknown> extends Waiter {
   readonly seq: number;
-  readonly promise: Promise<void>;
-  done = false;
   /** What the waker handed over (e.g. a confirmed result); read once the sleep ends. */
   delivered: T | undefined;
   readonly #scheduler: Scheduler;
-  readonly #signal: AbortSignal | undefined;
-  #resolve: () => void = noop;
-  #reject: (reason: unknown) => void = noop;
 
   constructor(scheduler: Scheduler, at: number, seq: number, signal: AbortSignal | undefined) {
+    super(signal, at);
     this.#scheduler = scheduler;
-    this.at = at;
     this.seq = seq;
-    this.#signal = signal;
-    this.promise = new Promise<void>((resolve, reject) => {
-      this.#resolve = resolve;
-      this.#reject = reject;
-    });
   }
 
   /** Due (or woken): resolves, once. */
   run(): void {
-    if (this.done) return;
-    this.done = true;
-    this.#signal?.removeEventListener('abort', this);
-    this.#resolve();
+    this.resolve();
   }
 
   /** Ends the sleep now; `delivered` is handed over even if it had just ended. */
   wake(delivered?: T): void {
     this.delivered = delivered;
-    if (this.done) return;
-    this.run();
+    if (this.resolve()) this.#scheduler.rearm();
+  }
+
+  /** A finished sleep must not keep the timer (or the process) alive. */
+  protected override aborted(): void {
     this.#scheduler.rearm();
   }
-
-  /** The signal's abort: rejects with its reason. */
-  handleEvent(): void {
-    if (this.done) return;
-    this.done = true;
-    this.#reject(this.#signal?.reason);
-    this.#scheduler.rearm(); // a finished sleep must not keep the timer (or the process) alive
-  }
 }
-
-const noop = () => {};
 
 /**
  * One timer for every pending wait: sleeps sit in a min-heap by due time and a single
@@ -69,12 +50,7 @@ export class Scheduler {
    */
   sleep<T = unknown>(ms: number, signal?: AbortSignal): Sleep<T> {
     const sleep = new Sleep<T>(this, Date.now() + Math.max(0, ms), this.#seq++, signal);
-    if (signal?.aborted) {
-      sleep.handleEvent();
-      return sleep;
-    }
-    signal?.addEventListener('abort', sleep, { once: true });
-    this.#push(sleep);
+    if (sleep.listen()) this.#push(sleep);
     return sleep;
   }
 
@@ -120,17 +96,17 @@ export class Scheduler {
       this.#clear();
       return;
     }
-    if (this.#timer !== undefined && this.#timerAt <= next.at) return;
+    if (this.#timer !== undefined && this.#timerAt <= next.deadline) return;
     this.#clear();
-    this.#timerAt = next.at;
-    this.#timer = setTimeout(() => this.#fire(), Math.max(0, next.at - Date.now()));
+    this.#timerAt = next.deadline;
+    this.#timer = setTimeout(() => this.#fire(), Math.max(0, next.deadline - Date.now()));
   }
 
   #fire(): void {
     this.#timer = undefined;
     this.#timerAt = Number.POSITIVE_INFINITY;
     const now = Date.now();
-    while (this.#heap[0] && (this.#heap[0].done || this.#heap[0].at <= now)) {
+    while (this.#heap[0] && (this.#heap[0].done || this.#heap[0].deadline <= now)) {
       this.#pop()?.run();
     }
     this.rearm();
@@ -144,5 +120,5 @@ export class Scheduler {
 }
 
 function before(a: Sleep, b: Sleep): boolean {
-  return a.at < b.at || (a.at === b.at && a.seq < b.seq);
+  return a.deadline < b.deadline || (a.deadline === b.deadline && a.seq < b.seq);
 }

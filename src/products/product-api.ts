@@ -123,11 +123,12 @@ export class ProductApi {
   }
 
   /**
-   * One status lookup, through the client's lookup gate (its `lookupRate`, the pause after
-   * a 429); `deadline` is a wait's, honoured while queued there; `wait` is that wait's
-   * telemetry. The result always names its reference id (2.5 shows it only sometimes).
-   * A final result is settled (`outcomes`), unless `settles` is false: the callback
-   * handler's lookups, whose confirmation settles what they find.
+   * One status lookup (each attempt through the client's admission stage: its
+   * `lookupRate`, the pause after a 429); `deadline` is a wait's, honoured while queued
+   * there; `wait` is that wait's telemetry. The result always names its reference id
+   * (2.5 shows it only sometimes). A final result is settled (`outcomes`), unless
+   * `settles` is false: the callback handler's lookups, whose confirmation settles what
+   * they find.
    */
   lookup<R>(
     op: Lookup<R>,
@@ -137,8 +138,7 @@ export class ProductApi {
     wait?: WaitTrace,
     settles = true,
   ): Promise<R> {
-    const run = () => this.#lookupNow(op, referenceId, options, wait, settles);
-    return this.#ctx.poller.gate.run(run, options?.signal, deadline);
+    return this.#lookupNow(op, referenceId, options, wait, settles, deadline);
   }
 
   async #lookupNow<R>(
@@ -147,11 +147,13 @@ export class ProductApi {
     options: RequestOptions | undefined,
     wait: WaitTrace | undefined,
     settles: boolean,
+    queuedUntil?: number,
   ): Promise<R> {
     const answer = await this.#ctx.transport.call(op, {
       params: { referenceId },
       options,
       trace: wait,
+      queuedUntil,
     });
     const result = answer.data;
     if (settles) {
@@ -220,7 +222,7 @@ export class ProductApi {
 
   /**
    * A wait's lookups (called with its deadline) make one attempt each: the wait is their
-   * retry loop, so every retry passes the lookup gate again.
+   * retry loop, and every attempt passes the admission stage.
    */
   #lookupOf<R>(op: Lookup<R>, referenceId: string) {
     return (signal?: AbortSignal, deadline?: number, wait?: WaitTrace) =>

@@ -79,7 +79,7 @@ describe('the in-flight slot comes back on every path', () => {
     await everySlotFree(momo);
   });
 
-  it('after the token request fails while the calls hold their slots (authorize)', async () => {
+  it('after the token request fails while the calls wait for it (authorize)', async () => {
     const momo = await client({
       'POST /disbursement/token/': failFirst(1, json(500, { error: 'down' }), goodToken),
     });

@@ -26,7 +26,7 @@ describe('the transport under load and stalls', () => {
 
   it('never starves the token request: a cold burst past the limit makes one token request', async () => {
     service = await startLoopbackService();
-    // Every slot is taken by calls waiting for the token; the token request is not held back.
+    // The calls wait for the token holding no slot, and the token request is not held back.
     const momo = new MomoClient({ ...service.options, maxConcurrency: 2, timeoutMs: 2_000 });
     const accepted = await Promise.all(
       Array.from({ length: 50 }, () => momo.disbursement.deposit(transferBody)),

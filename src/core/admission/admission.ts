@@ -1,0 +1,182 @@
+import type { CallPlan } from '../call-plan';
+import type { Operation } from '../operation';
+import type { Answer } from '../port';
+import { type RateBudget, SlidingWindowBudget } from './budget';
+import { Entry, Lane } from './lane';
+import { ProviderPace } from './pace';
+
+export interface AdmissionSettings {
+  /** Requests in flight at once, every class together (`maxConcurrency`). */
+  maxConcurrency: number;
+  /** Counted GETs per second (`lookupRate`); undefined: no fixed budget. */
+  lookupRate: number | undefined;
+  /** Creating calls per second (`createRate`); undefined: unlimited. */
+  createRate: number | undefined;
+  /** Counted GETs in flight at once: they never take every slot from money-moving calls. */
+  maxLookupsInFlight: number;
+  /** Budgets kept elsewhere (e.g. shared by several processes), in place of the rates'. */
+  budgets?: { create?: RateBudget; lookup?: RateBudget } | undefined;
+}
+
+/** A wait's lookup still queued when the wait's deadline passed (the poller throws WaitTimeoutError). */
+export class QueuedPastDeadline extends Error {}
+
+/**
+ * The one stage every attempt of every call passes before it is sent (the token request
+ * aside: calls wait for it). One queue per class, first come first served across them; an
+ * attempt goes when a request slot is free and its class lets it (the class's calls in
+ * flight, the provider's pause and learned rate, the class's budget per second). Queued
+ * attempts keep their abort signal and their deadline. One timer for the whole stage.
+ */
+export class Admission {
+  readonly #max: number;
+  #active = 0;
+  #seq = 0;
+  readonly #lanes: readonly Lane[];
+  readonly #create: Lane;
+  readonly #lookup: Lane;
+  readonly #other: Lane;
+  /** A queued entry's error once its deadline passed: the wait's, or its attempt's. */
+  readonly #expire: (entry: Entry, lane: Lane) => unknown;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timerAt = Number.POSITIVE_INFINITY;
+
+  /** `timedOut` is the error of an attempt still queued at its deadline. */
+  constructor(
+    settings: AdmissionSettings,
+    timedOut: (plan: CallPlan<unknown>, n: number, option: string | undefined) => unknown,
+  ) {
+    this.#max = settings.maxConcurrency;
+    const { budgets } = settings;
+    const create = new Lane({
+      option: 'createRate',
+      budget: budgets?.create ?? budgetOf(settings.createRate),
+    });
+    const lookup = new Lane({
+      option: 'lookupRate',
+      budget: budgets?.lookup ?? budgetOf(settings.lookupRate),
+      pace: new ProviderPace(),
+      maxInFlight: settings.maxLookupsInFlight,
+    });
+    const other = new Lane({});
+    this.#create = create;
+    this.#lookup = lookup;
+    this.#other = other;
+    this.#lanes = [create, lookup, other];
+    this.#expire = (entry, lane) =>
+      entry.deadline < entry.attemptDeadline
+        ? new QueuedPastDeadline('the wait deadline passed while queued')
+        : timedOut(entry.plan, entry.n, lane.option);
+  }
+
+  /**
+   * The lane of an operation's class (docs/assumptions.md, G12): `create`, a creating call
+   * (it sends a reference id); `lookup`, every GET (the provider counts them all against
+   * one cap); `other`, non-creating POST, PUT, DELETE: unpaced.
+   */
+  lane(op: Operation<unknown, unknown>): Lane {
+    if (op.creates) return this.#create;
+    return op.method === 'GET' ? this.#lookup : this.#other;
+  }
+
+  /**
+   * Admits an attempt now (undefined) or queues it: the promise resolves once it is
+   * admitted, rejects with the signal's reason on abort, or with the expired error when
+   * `deadline` (or the wait's `queuedUntil`) passes first. Call `release` once admitted.
+   */
+  admit(
+    lane: Lane,
+    plan: CallPlan<unknown>,
+    n: number,
+    deadline: number,
+    queuedUntil?: number,
+  ): Promise<number> | undefined {
+    if (this.#active < this.#max && !lane.queued && lane.ready(lane.paced ? Date.now() : 0) === 0) {
+      this.#active++;
+      lane.inFlight++;
+      return undefined;
+    }
+    const until = queuedUntil === undefined ? deadline : Math.min(deadline, queuedUntil);
+    const entry = new Entry(this, plan, n, this.#seq++, deadline, until);
+    if (entry.listen()) {
+      lane.push(entry);
+      this.#pump();
+    }
+    return entry.promise;
+  }
+
+  /** Gives the slot back; a counted GET's answer teaches its class (a 429 slows them all). */
+  release(lane: Lane, answer: Answer | undefined): void {
+    this.#active--;
+    lane.inFlight--;
+    lane.pace?.answered(answer);
+    if (this.#create.queued || this.#lookup.queued || this.#other.queued) this.#pump();
+  }
+
+  /** Admits what may go now and sets the timer again (a queued entry was aborted). */
+  rearm(): void {
+    this.#pump();
+  }
+
+  /** Admits what may go now, first come first served across classes; drops what expired. */
+  #pump(): void {
+    const now = Date.now();
+    let wakeAt = Number.POSITIVE_INFINITY;
+    for (const lane of this.#lanes) lane.sweep(now, this.#expire);
+    let blocked = 0; // lanes (as bits) whose head cannot go now
+    while (this.#active < this.#max) {
+      let pick = -1;
+      let first: Entry | undefined;
+      for (let i = 0; i < this.#lanes.length; i++) {
+        if (blocked & (1 << i)) continue;
+        const head = (this.#lanes[i] as Lane).head();
+        if (head !== undefined && (first === undefined || head.seq < first.seq)) {
+          pick = i;
+          first = head;
+        }
+      }
+      if (first === undefined) break;
+      const lane = this.#lanes[pick] as Lane;
+      const wait = lane.ready(now);
+      if (wait > 0) {
+        blocked |= 1 << pick;
+        wakeAt = Math.min(wakeAt, now + wait);
+        continue;
+      }
+      lane.shift();
+      this.#active++;
+      lane.inFlight++;
+      first.resolve(first.attemptDeadline);
+    }
+    this.#arm(now, wakeAt);
+  }
+
+  /** One timer, for the earlier of: a class's next chance to go, and the next deadline. */
+  #arm(now: number, wakeAt: number): void {
+    let at = wakeAt;
+    for (const lane of this.#lanes) at = Math.min(at, lane.sweepAt());
+    if (at === Number.POSITIVE_INFINITY) {
+      this.#clearTimer();
+      return;
+    }
+    at = Math.max(at, now + 1);
+    if (this.#timer !== undefined && this.#timerAt <= at) return;
+    this.#clearTimer();
+    this.#timerAt = at;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#timerAt = Number.POSITIVE_INFINITY;
+      this.#pump();
+    }, at - now);
+  }
+
+  #clearTimer(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#timerAt = Number.POSITIVE_INFINITY;
+  }
+}
+
+function budgetOf(rate: number | undefined): RateBudget | undefined {
+  return rate === undefined ? undefined : new SlidingWindowBudget(rate);
+}

@@ -1,0 +1,51 @@
+/**
+ * A client's budget of calls of one class per second (`lookupRate`, `createRate`). The
+ * admission stage asks it once per attempt, just before the attempt may be sent; a
+ * budget shared between processes (through Redis) can implement the same interface.
+ */
+export interface RateBudget {
+  /**
+   * Takes one call's share at `now` (epoch ms) and returns 0, or takes nothing and
+   * returns how many ms to wait before asking again.
+   */
+  take(now: number): number;
+}
+
+/** The window the provider counts in. */
+const WINDOW_MS = 1_000;
+/**
+ * How much longer than the window the oldest of the last N admissions must lie behind: a
+ * request's way from here to the provider varies by a few ms, and that must not put N + 1
+ * of them into one of its seconds (docs/assumptions.md, G7).
+ */
+export const SAFETY_MARGIN_MS = 5;
+
+/**
+ * `rate` calls a second, evenly spaced (never two sooner than 1/rate apart: a timer
+ * firing late keeps the client a little under its rate, never over it) and never more
+ * than `rate` (its whole part, at least 1) in any sliding second: a ring holds the last
+ * admissions' times, and the next waits until the oldest is a window (and the margin) old.
+ */
+export class SlidingWindowBudget implements RateBudget {
+  readonly #spacingMs: number;
+  readonly #ring: Float64Array;
+  /** The ring's oldest entry, overwritten by the next admission. */
+  #oldest = 0;
+  /** The earliest time the spacing lets the next call go. */
+  #nextAt = 0;
+
+  constructor(rate: number) {
+    this.#spacingMs = WINDOW_MS / rate;
+    this.#ring = new Float64Array(Math.max(1, Math.floor(rate))).fill(Number.NEGATIVE_INFINITY);
+  }
+
+  take(now: number): number {
+    const oldest = this.#ring[this.#oldest] as number;
+    const wait = Math.max(this.#nextAt - now, oldest + WINDOW_MS + SAFETY_MARGIN_MS - now);
+    if (wait > 0) return Math.ceil(wait);
+    this.#ring[this.#oldest] = now;
+    this.#oldest = (this.#oldest + 1) % this.#ring.length;
+    this.#nextAt = Math.max(this.#nextAt, now) + this.#spacingMs;
+    return 0;
+  }
+}
