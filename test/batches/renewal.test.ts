@@ -59,7 +59,13 @@ function claims() {
     new Promise<Claim>((resolve, reject) => {
       if (seen.length >= n) return resolve(seen[n - 1] as Claim);
       const timer = setTimeout(() => reject(new Error(`no claim #${n} (no renewal)`)), 5_000);
-      waiters.push({ n, resolve: (c) => (clearTimeout(timer), resolve(c)) });
+      waiters.push({
+        n,
+        resolve: (c) => {
+          clearTimeout(timer);
+          resolve(c);
+        },
+      });
     });
   return { seen, onClaim, nth };
 }
