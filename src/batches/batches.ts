@@ -1,7 +1,7 @@
 import type { ClientSurface } from '../client-surface';
 import type { BatchHandle } from '../contracts/batch-store';
 import { checkItem, checkRunOptions } from './check';
-import { type RunContext, runItem, type Slot, usedKey } from './item';
+import { adoptRecord, type RunContext, runItem, type Slot, usedKey } from './item';
 import { Pacer, Slots } from './pacing';
 import { fingerprint, randomReferenceId } from './reference-id';
 import { buildReport, type Money, moneyOf, ProgressCounts } from './summary';
@@ -121,17 +121,7 @@ async function checkAll(
       slot.reason = usedKey(check.key);
       continue;
     }
-    slot.referenceId = record.referenceId;
-    slot.recorded = true;
-    const outcome = record.outcome;
-    if (outcome?.status === 'SENT') slot.sent = true;
-    else if (outcome) {
-      slot.status = outcome.status;
-      if (outcome.reason !== undefined) slot.reason = outcome.reason;
-      if (outcome.financialTransactionId !== undefined) {
-        slot.financialTransactionId = outcome.financialTransactionId;
-      }
-    }
+    adoptRecord(slot, record);
   }
   return { slots, money, kept };
 }

@@ -1,5 +1,5 @@
 import type { ClientSurface } from '../client-surface';
-import type { BatchClaimToken, BatchHandle } from '../contracts/batch-store';
+import type { BatchHandle, BatchRecord } from '../contracts/batch-store';
 import {
   isApiError,
   isAuthenticationError,
@@ -10,6 +10,7 @@ import {
   isValidationError,
   isWaitTimeoutError,
 } from '../errors';
+import { HeldClaim } from './held-claim';
 import type { BatchOperationSpec, FinalLike } from './operations';
 import type { Pacer } from './pacing';
 import { derivedReferenceId, fingerprint, randomReferenceId } from './reference-id';
@@ -42,8 +43,9 @@ export interface RunContext {
   owner: string;
 }
 
-/** A claim outlives the longest wait a partner would set; a shared store renews it. */
+/** The claim's lease when the store names none (renewed at a third of it while in flight). */
 const LEASE_MS = 15 * 60_000;
+const TAKEN_OVER = 'claim taken over by another process';
 
 /** A refusal that stops the whole run: credentials or permissions, the same for every item. */
 const stopsTheRun = (error: unknown): boolean =>
@@ -66,7 +68,7 @@ export async function runItem(
     slot.status = status;
     if (reason !== undefined) slot.reason = reason;
   };
-  let token: BatchClaimToken | undefined;
+  let claim: HeldClaim | undefined;
   try {
     if (!slot.recorded && options.checkAccountHolder === true) {
       if ((await accountHolderActive(run, slot, item.body)) === false) {
@@ -80,41 +82,77 @@ export async function runItem(
       }
       return end('UNRESOLVED', 'not sent (dry run)');
     }
-    token = await handle.claim(slot.key, run.owner, LEASE_MS);
+    const leaseMs = handle.leaseMs ?? LEASE_MS;
+    const token = await handle.claim(slot.key, run.owner, leaseMs);
     if (token === undefined) return end('UNRESOLVED', 'claimed by another process');
+    claim = new HeldClaim(handle, slot.key, run.owner, leaseMs, token);
+    // Another process may have recorded the item since this run read the store.
+    const current = await handle.get(slot.key);
+    if (current && current.fingerprint !== slot.fingerprint) {
+      return end('REJECTED', usedKey(slot.key));
+    }
+    if (current && adoptRecord(slot, current)) return countEnded(run, slot);
     if (!slot.sent) {
-      const sent = await send(run, slot, item, token);
+      const sent = await send(run, slot, item, claim);
       if (sent !== 'accepted') return end(...sent);
-      if (!(await handle.recordOutcome(slot.key, { status: 'SENT' }, token))) {
-        return end('UNRESOLVED', 'claim taken over by another process');
+      if (!(await claim.write((t) => handle.recordOutcome(slot.key, { status: 'SENT' }, t)))) {
+        return end('UNRESOLVED', TAKEN_OVER);
       }
       run.progress.change((c) => (c.sent += 1));
     }
     freeSendSlot(); // the wait holds no send slot
-    const final = await wait(run, slot);
+    const final = await wait(run, slot, claim.signal);
     const reason = final.status === 'FAILED' ? reasonCode(final.reason) : undefined;
     const ftid = final.financialTransactionId;
-    await handle.recordOutcome(
-      slot.key,
-      {
-        status: final.status as 'SUCCESSFUL' | 'FAILED',
-        ...(reason === undefined ? {} : { reason }),
-        ...(ftid === undefined ? {} : { financialTransactionId: ftid }),
-      },
-      token,
-    );
+    if (claim.lost) return end('UNRESOLVED', TAKEN_OVER); // its new owner records it
+    const outcome = {
+      status: final.status as 'SUCCESSFUL' | 'FAILED',
+      ...(reason === undefined ? {} : { reason }),
+      ...(ftid === undefined ? {} : { financialTransactionId: ftid }),
+    };
+    await claim.write((t) => handle.recordOutcome(slot.key, outcome, t));
     if (ftid !== undefined) slot.financialTransactionId = ftid;
     run.progress.change((c) => (final.status === 'SUCCESSFUL' ? c.successful++ : c.failed++));
     end(final.status as BatchItemStatus, reason);
   } catch (error) {
+    if (claim?.lost) return end('UNRESOLVED', TAKEN_OVER);
     if (options.signal?.aborted) return end('UNRESOLVED', 'stopped');
     if (stopsTheRun(error) || !isMomoError(error)) throw error;
     if (isWaitTimeoutError(error)) return end('UNRESOLVED', 'WAIT_TIMEOUT');
     end('UNRESOLVED', (isApiError(error) && error.code) || error.name);
   } finally {
     freeSendSlot();
-    if (token !== undefined) await handle.release(slot.key, token);
+    await claim?.stop();
+    if (claim && !claim.lost) await handle.release(slot.key, claim.token);
   }
+}
+
+/**
+ * Takes what the store holds for an item into its slot: its reference id, whether the
+ * provider has it, its final status. True when the item has ended.
+ */
+export function adoptRecord(slot: Slot, record: BatchRecord): boolean {
+  slot.referenceId = record.referenceId;
+  slot.recorded = true;
+  const outcome = record.outcome;
+  if (outcome?.status === 'SENT') slot.sent = true;
+  else if (outcome) {
+    slot.status = outcome.status;
+    if (outcome.reason !== undefined) slot.reason = outcome.reason;
+    if (outcome.financialTransactionId !== undefined) {
+      slot.financialTransactionId = outcome.financialTransactionId;
+    }
+  }
+  return slot.status !== undefined;
+}
+
+/** An item another process ended while this run was reading: counted as this run's. */
+function countEnded(run: RunContext, slot: Slot): void {
+  run.progress.change((c) => {
+    c.sent += 1;
+    if (slot.status === 'SUCCESSFUL') c.successful += 1;
+    else c.failed += 1;
+  });
 }
 
 type Sent = 'accepted' | [BatchItemStatus, string];
@@ -124,7 +162,7 @@ async function send(
   run: RunContext,
   slot: Slot,
   item: { body: unknown; callbackUrl?: unknown },
-  token: BatchClaimToken,
+  claim: HeldClaim,
 ): Promise<Sent> {
   const { options, handle } = run;
   const print = await fingerprint(slot.operation, item.body);
@@ -139,8 +177,8 @@ async function send(
       ? await derivedReferenceId(options.secret, handle.id, slot.key)
       : randomReferenceId());
   const intent = { key: slot.key, operation: slot.operation, fingerprint: print, referenceId };
-  const record = await handle.recordIntent(intent, token);
-  if (!record) return ['UNRESOLVED', 'claim taken over by another process'];
+  const record = await claim.write((t) => handle.recordIntent(intent, t));
+  if (!record) return ['UNRESOLVED', TAKEN_OVER];
   if (record.fingerprint !== print) return ['REJECTED', usedKey(slot.key)];
   slot.referenceId = record.referenceId;
   slot.recorded = true;
@@ -185,10 +223,12 @@ function refused(error: unknown): string | undefined {
   return error.code ?? `HTTP_${error.status}`;
 }
 
-function wait(run: RunContext, slot: Slot): Promise<FinalLike> {
-  const { signal, waitTimeoutMs } = run.options;
+/** The item's wait, ended early by the run's signal or by the claim's loss. */
+function wait(run: RunContext, slot: Slot, lost: AbortSignal): Promise<FinalLike> {
+  const { waitTimeoutMs } = run.options;
+  const signal = run.options.signal ? AbortSignal.any([run.options.signal, lost]) : lost;
   const options = {
-    ...(signal ? { signal } : {}),
+    signal,
     ...(waitTimeoutMs === undefined ? {} : { timeoutMs: waitTimeoutMs }),
   };
   return (slot.spec as BatchOperationSpec).wait(run.momo, slot.referenceId as string, options);

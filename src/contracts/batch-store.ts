@@ -48,6 +48,12 @@ export type BatchClaimToken = string;
 export interface BatchHandle {
   /** The batch id it was opened with. */
   readonly id: string;
+  /**
+   * How long the runner claims an item for (it renews the claim at a third of this while
+   * the item is in flight). Default 15 minutes; a shared store sets it short, so that a
+   * dead process's items are taken over soon.
+   */
+  readonly leaseMs?: number;
   /** Every recorded item (intent with its outcome, if any), in the order first recorded. */
   records(): AsyncIterable<BatchRecord>;
   /** The record of one key, or undefined. */

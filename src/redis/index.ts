@@ -3,13 +3,16 @@
  * access tokens with a cross-process refresh lock, confirmed callbacks fanned out to
  * every instance's waits, and a durable journal of operations in flight. Bring your
  * own client: node-redis (v4, v5; createClient or createCluster) or ioredis (v5; Redis
- * or Cluster); none is bundled. docs/redis.md: cluster setup, hash tags, health.
+ * or Cluster); none is bundled. And a batch store on which several processes run one
+ * batch together. docs/redis.md: cluster setup, hash tags, health.
  */
+import { RedisBatchStore } from './batch-store';
 import { RedisCallbackBus } from './callback-bus';
 import { type RedisClient, RedisConnection } from './connection';
 import { RedisJournal, type RedisJournalOptions } from './journal';
 import { RedisTokenStore } from './token-store';
 
+export { RedisBatchStore, type RedisBatchStoreOptions, redisBatchStore } from './batch-store';
 export { RedisCallbackBus } from './callback-bus';
 export {
   type IoRedisClient,
@@ -29,6 +32,8 @@ export interface RedisState {
   tokenStore: RedisTokenStore;
   callbackBus: RedisCallbackBus;
   journal: RedisJournal;
+  /** Batches several processes run together (`momo.batches.run(items, { id, store })`). */
+  batchStore: RedisBatchStore;
   /** Closes the callback subscriber connection; the client you passed stays yours. */
   close(): Promise<void>;
 }
@@ -49,6 +54,7 @@ export function createRedisState(
     tokenStore: new RedisTokenStore(connection),
     callbackBus,
     journal: new RedisJournal(connection, retentionMs === undefined ? {} : { retentionMs }),
+    batchStore: new RedisBatchStore(connection),
     close: () => callbackBus.close(),
   };
 }

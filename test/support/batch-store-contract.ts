@@ -2,8 +2,8 @@ import type { BatchIntent, BatchStore } from 'momo-partner-sdk';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 /**
- * The batch store contract (src/batches/store.ts), run against every store: memory,
- * file, and later Redis. `make` gives a store over fresh state; `reopen` another store
+ * The batch store contract (src/contracts/batch-store.ts), run against every store:
+ * memory, file, Redis (single node and Cluster). `make` gives a store over fresh state; `reopen` another store
  * object over the same state (another run, another process); `pass(ms)` lets leases run
  * out (fake `Date` by default: a store whose clock is elsewhere passes its own).
  */
@@ -142,6 +142,17 @@ export function batchStoreContract(name: string, subject: StoreUnderTest): void 
       expect(renewed).not.toBe(old);
       expect(await batch.recordIntent(intent('k1'), old)).toBeUndefined();
       expect(await batch.recordIntent(intent('k1'), renewed)).toEqual(intent('k1'));
+    });
+
+    it("keeps a renewed claim past its first lease: another owner waits for the renewal's", async () => {
+      const batch = await store.open('b');
+      expect(await batch.claim('k1', 'run-a', 1_000)).toBeDefined();
+      await pass(600);
+      expect(await batch.claim('k1', 'run-a', 1_000)).toBeDefined(); // renewed at 600
+      await pass(600); // 1 200 after the claim, 600 after the renewal
+      expect(await batch.claim('k1', 'run-b', 1_000)).toBeUndefined();
+      await pass(500);
+      expect(await batch.claim('k1', 'run-b', 1_000)).toBeDefined();
     });
 
     it('frees a released claim for another owner; releasing with a stale token does nothing', async () => {

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import {
+  type BatchStore,
   type CallbackBus,
   type Journal,
   type JournalEntry,
@@ -13,6 +14,7 @@ import {
   RedisCallbackBus,
   RedisJournal,
   RedisTokenStore,
+  redisBatchStore,
 } from 'momo-partner-sdk/redis';
 import { createClient } from 'redis';
 import { describe, expectTypeOf, it } from 'vitest';
@@ -34,6 +36,12 @@ describe('scale-out types', () => {
     });
     // @ts-expect-error not a Redis client
     createRedisState({ get() {} });
+    expectTypeOf(shared.batchStore).toExtend<BatchStore>();
+    expectTypeOf(
+      redisBatchStore(ioredis, { leaseMs: 30_000, retentionMs: 60_000 }),
+    ).toExtend<BatchStore>();
+    // @ts-expect-error not an option of the batch store
+    redisBatchStore(ioredis, { lease: 30_000 });
   });
 
   it('types the journal of a client', () => {
