@@ -15,6 +15,7 @@ const SUCCEEDS = '46733123999';
 const REJECTED = '46733123451'; // FAILED APPROVAL_REJECTED
 const NO_FUNDS = '46733123455'; // FAILED NOT_ENOUGH_FUNDS
 const PENDING_FOREVER = '46733123453';
+const NO_HOLDER = '46733123456'; // not an active account holder
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 let dir = '';
@@ -158,6 +159,24 @@ describe('momo-partner-sdk payouts', { timeout: 60_000 }, () => {
     expect(transfersPosted() - before).toBe(3); // each sent again under its id: 409, looked up
     expect(await results(join(dir, 'payroll.results.csv'))).toEqual(rows);
     expect(await sim.client().disbursement.getBalance()).toEqual(balance);
+  });
+
+  it('--check-account-holder: a payee who is not an active account holder is SKIPPED, never sent', async () => {
+    const file = await csv([
+      'key,msisdn,amount,currency',
+      `s1,${SUCCEEDS},1,EUR`,
+      `s2,${NO_HOLDER},2,EUR`,
+    ]);
+    const before = transfersPosted();
+    const run = await payouts(file, 'holders', ['--check-account-holder']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('1 SUCCESSFUL, 0 FAILED, 0 REJECTED, 1 SKIPPED, 0 UNRESOLVED');
+    const rows = await results(join(dir, 'payroll.results.csv'));
+    expect(rows.map((r) => [r.key, r.status])).toEqual([
+      ['s1', 'SUCCESSFUL'],
+      ['s2', 'SKIPPED'],
+    ]);
+    expect(transfersPosted() - before).toBe(1);
   });
 
   it('--dry-run sends nothing, and prints the totals per currency and the estimate', async () => {

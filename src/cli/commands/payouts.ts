@@ -112,7 +112,9 @@ export const payoutsCommand = defineCommand({
     command.progress(
       `payouts ${batch}: ${rows} rows from ${file}${dryRun ? ' (dry run: nothing is sent)' : `, results in ${out}`}`,
     );
-    const view = new ProgressView(command.json ? undefined : io.err, process.stderr.isTTY === true);
+    const quiet = command.json || dryRun;
+    const { isTTY, columns } = process.stderr;
+    const view = new ProgressView(quiet ? undefined : io.err, isTTY ? { columns } : undefined);
     let report: BatchReport;
     try {
       report = await asFileError(file, () =>

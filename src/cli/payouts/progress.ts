@@ -50,15 +50,22 @@ export class ProgressView {
   readonly #write: ((text: string) => void) | undefined;
   readonly #tty: boolean;
   readonly #lineEveryMs: number;
+  /** The terminal's width: a bar longer than a line would wrap, and `\r` not redraw it. */
+  readonly #columns: number;
   readonly #startedAt = Date.now();
   #endedAtStart: number | undefined;
   #latest: BatchProgress | undefined;
   #shown: BatchProgress | undefined;
   #timer: NodeJS.Timeout | undefined;
 
-  constructor(write: ((text: string) => void) | undefined, tty: boolean, lineEveryMs = 5000) {
+  constructor(
+    write: ((text: string) => void) | undefined,
+    terminal: { columns: number } | undefined,
+    lineEveryMs = 5000,
+  ) {
     this.#write = write;
-    this.#tty = tty;
+    this.#tty = terminal !== undefined;
+    this.#columns = terminal?.columns ?? 80;
     this.#lineEveryMs = lineEveryMs;
   }
 
@@ -83,7 +90,8 @@ export class ProgressView {
     this.#shown = p;
     const elapsed = Date.now() - this.#startedAt;
     const start = this.#endedAtStart ?? 0;
-    if (this.#tty) this.#write(`\r\x1b[2K${progressBar(p, start, elapsed)}`);
+    const bar = () => progressBar(p, start, elapsed).slice(0, Math.max(20, this.#columns - 1));
+    if (this.#tty) this.#write(`\r\x1b[2K${bar()}`);
     else this.#write(`${progressLine(p, start, elapsed)}\n`);
   }
 }

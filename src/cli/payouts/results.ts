@@ -37,7 +37,9 @@ async function storedState(handle: BatchHandle, key: string): Promise<RowState> 
  * financialTransactionId, one row per input row, in input order. Each writing reads the
  * input again (never holding it whole), writes a temporary file next to the results,
  * flushes it and renames it over them: a crash leaves the previous complete file.
- * `schedule()` (on progress) writes at most once every `intervalMs`.
+ * `schedule()` (on progress) writes at most once every `intervalMs`, and leaves at least
+ * four times the last writing's duration between two (a large file is rewritten less
+ * often, so that rewriting never takes more than a fifth of the time).
  */
 export class ResultsFile {
   readonly #input: string;
@@ -47,6 +49,7 @@ export class ResultsFile {
   #timer: NodeJS.Timeout | undefined;
   #writing: Promise<void> | undefined;
   #last = 0;
+  #lastTook = 0;
 
   constructor(input: string, out: string, handle: BatchHandle, intervalMs = 1000) {
     this.#input = input;
@@ -63,7 +66,8 @@ export class ResultsFile {
   /** Writes the file from the store soon (at most once every `intervalMs`). */
   schedule(): void {
     if (this.#timer) return;
-    const delay = Math.max(0, this.#last + this.#intervalMs - Date.now());
+    const gap = Math.max(this.#intervalMs, 4 * this.#lastTook);
+    const delay = Math.max(0, this.#last + gap - Date.now());
     this.#timer = setTimeout(() => {
       void this.fromStore()
         .catch(() => {
@@ -86,12 +90,14 @@ export class ResultsFile {
 
   async #write(stateOf: (key: string, index: number) => RowState | Promise<RowState>) {
     while (this.#writing) await this.#writing.catch(() => {});
+    const started = Date.now();
     this.#writing = this.#writeOnce(stateOf);
     try {
       await this.#writing;
     } finally {
       this.#writing = undefined;
       this.#last = Date.now();
+      this.#lastTook = this.#last - started;
     }
   }
 
