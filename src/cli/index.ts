@@ -5,6 +5,7 @@
 import type { Command } from './command';
 import { balanceCommand } from './commands/balance';
 import { doctorCommand } from './commands/doctor';
+import { payoutsCommand } from './commands/payouts';
 import { reconcileCommand } from './commands/reconcile';
 import { sandboxProvisionCommand } from './commands/sandbox';
 import { simulatorCommand } from './commands/simulator';
@@ -25,6 +26,7 @@ const COMMANDS: readonly Command[] = [
   statusCommand,
   reconcileCommand,
   doctorCommand,
+  payoutsCommand,
 ];
 
 const USAGE = `Usage: momo-partner-sdk <command> [options]
@@ -37,7 +39,8 @@ Options:
   -v, --version   print the version
 
 Exit codes: 0 ok, 2 bad usage, 3 API or connection error, 4 FAILED outcome,
-5 --wait timed out, 6 a doctor check failed, 1 unexpected failure of the CLI itself.
+5 --wait (payouts: --timeout-ms) timed out, 6 a doctor check failed,
+1 unexpected failure of the CLI itself.
 `;
 
 /** Runs one command line; resolves to the exit code. */

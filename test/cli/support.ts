@@ -3,7 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createSimulator, type ListeningServer, type Simulator } from 'momo-partner-sdk/testing';
+import {
+  createSimulator,
+  type ListeningServer,
+  type Simulator,
+  type SimulatorOptions,
+} from 'momo-partner-sdk/testing';
 import { build } from 'tsup';
 import { afterAll, beforeAll, expect } from 'vitest';
 
@@ -98,8 +103,8 @@ export async function startCli(args: string[]): Promise<{
   };
 }
 
-/** A simulator served on loopback in the test process, for the CLI to call. */
-export function useLoopbackSimulator(): {
+/** A simulator served on loopback in the test process, for the CLI to call (`options` added). */
+export function useLoopbackSimulator(options: SimulatorOptions = {}): {
   sim: Simulator;
   url: () => string;
   /** MOMO_* variables for the simulator's fixed credentials. */
@@ -110,6 +115,7 @@ export function useLoopbackSimulator(): {
     settleMs: 30,
     subscriptionKey: 'cli-subscription-key-5b1e0c',
     apiUser: { id: '6a0d3c1e-2f4b-4a7c-9e8d-0b1c2d3e4f50', key: 'cli-api-key-93d7f1' },
+    ...options,
   });
   let server: ListeningServer | undefined;
   beforeAll(async () => {

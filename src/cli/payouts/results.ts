@@ -1,0 +1,136 @@
+import { open, rename, rm } from 'node:fs/promises';
+import type { BatchReportItem } from '../../batches/types';
+import type { BatchHandle } from '../../contracts/batch-store';
+import { csvLine } from '../csv';
+import { payoutRecords, RESULT_COLUMNS } from './rows';
+
+/** What the results say of one row. */
+type RowState = Pick<BatchReportItem, 'referenceId' | 'reason' | 'financialTransactionId'> & {
+  status: string;
+};
+
+const NOT_SENT: RowState = { status: '' };
+const BUFFER_CHARS = 64 * 1024;
+
+/**
+ * A row as the store has it while the batch runs (or after a crash): its final status
+ * when recorded, PENDING once its reference id is recorded (sent, or about to be), blank
+ * when nothing is recorded yet (not sent; a REJECTED or SKIPPED row shows at the end).
+ */
+async function storedState(handle: BatchHandle, key: string): Promise<RowState> {
+  const record = await handle.get(key);
+  if (!record) return NOT_SENT;
+  const outcome = record.outcome;
+  const status = outcome && outcome.status !== 'SENT' ? outcome.status : 'PENDING';
+  return {
+    referenceId: record.referenceId,
+    status,
+    ...(outcome?.reason === undefined ? {} : { reason: outcome.reason }),
+    ...(outcome?.financialTransactionId === undefined
+      ? {}
+      : { financialTransactionId: outcome.financialTransactionId }),
+  };
+}
+
+/**
+ * The results file: every input column, then referenceId, status, reason and
+ * financialTransactionId, one row per input row, in input order. Each writing reads the
+ * input again (never holding it whole), writes a temporary file next to the results,
+ * flushes it and renames it over them: a crash leaves the previous complete file.
+ * `schedule()` (on progress) writes at most once every `intervalMs`, and leaves at least
+ * four times the last writing's duration between two (a large file is rewritten less
+ * often, so that rewriting never takes more than a fifth of the time).
+ */
+export class ResultsFile {
+  readonly #input: string;
+  readonly #out: string;
+  readonly #handle: BatchHandle;
+  readonly #intervalMs: number;
+  #timer: NodeJS.Timeout | undefined;
+  #writing: Promise<void> | undefined;
+  #last = 0;
+  #lastTook = 0;
+
+  constructor(input: string, out: string, handle: BatchHandle, intervalMs = 1000) {
+    this.#input = input;
+    this.#out = out;
+    this.#handle = handle;
+    this.#intervalMs = intervalMs;
+  }
+
+  /** Writes the file from the store now. */
+  fromStore(): Promise<void> {
+    return this.#write((key) => storedState(this.#handle, key));
+  }
+
+  /** Writes the file from the store soon (at most once every `intervalMs`). */
+  schedule(): void {
+    if (this.#timer) return;
+    const gap = Math.max(this.#intervalMs, 4 * this.#lastTook);
+    const delay = Math.max(0, this.#last + gap - Date.now());
+    this.#timer = setTimeout(() => {
+      void this.fromStore()
+        .catch(() => {
+          // Left to the final writing, which fails alike and is reported.
+        })
+        .finally(() => {
+          this.#timer = undefined;
+        });
+    }, delay);
+    this.#timer.unref();
+  }
+
+  /** The final writing: each row as the report says (or from the store, when the run stopped). */
+  async final(items?: readonly BatchReportItem[]): Promise<void> {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (!items) return this.fromStore();
+    await this.#write((_key, index) => items[index] ?? NOT_SENT);
+  }
+
+  async #write(stateOf: (key: string, index: number) => RowState | Promise<RowState>) {
+    while (this.#writing) await this.#writing.catch(() => {});
+    const started = Date.now();
+    this.#writing = this.#writeOnce(stateOf);
+    try {
+      await this.#writing;
+    } finally {
+      this.#writing = undefined;
+      this.#last = Date.now();
+      this.#lastTook = this.#last - started;
+    }
+  }
+
+  async #writeOnce(stateOf: (key: string, index: number) => RowState | Promise<RowState>) {
+    const temp = `${this.#out}.${process.pid}.tmp`;
+    const file = await open(temp, 'w');
+    try {
+      let buffer = '';
+      let index = 0;
+      for await (const record of payoutRecords(this.#input)) {
+        if (index === 0) buffer += csvLine([...record.header, ...RESULT_COLUMNS]);
+        const state = await stateOf(record.values.key ?? '', index++);
+        const fields = record.header.map((name) => record.values[name] ?? '');
+        fields.push(
+          state.referenceId ?? '',
+          state.status,
+          state.reason ?? '',
+          state.financialTransactionId ?? '',
+        );
+        buffer += csvLine(fields);
+        if (buffer.length >= BUFFER_CHARS) {
+          await file.write(buffer);
+          buffer = '';
+        }
+      }
+      await file.write(buffer);
+      await file.datasync();
+    } catch (error) {
+      await file.close();
+      await rm(temp, { force: true });
+      throw error;
+    }
+    await file.close();
+    await rename(temp, this.#out);
+  }
+}
