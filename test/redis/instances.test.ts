@@ -167,6 +167,7 @@ describeWithRedis('many instances on one Redis (real processes, real redis-serve
           createdAt: expect.any(Number),
           baseUrl: http.url,
           targetEnvironment: 'sandbox',
+          tag: 'ext-1', // the body's externalId: whose payment it is
         },
       ]);
       expect(pending[0]?.createdAt).toBeLessThanOrEqual(sent?.createdAt ?? 0); // recorded before it left

@@ -34,6 +34,10 @@ declare global {
   /** A batch's id and store (docs/batches.md). */
   const id: string;
   const store: import('momo-partner-sdk').BatchStore;
+  /** Your Redis client (node-redis or ioredis), as docs/redis.md connects it. */
+  const redis: import('momo-partner-sdk/redis').RedisClient;
+  /** The batch's secret (docs/batches.md: derived reference ids). */
+  const secret: string;
   /** Your books, as docs/reconcile.md reads them: one record per payment sent. */
   const books: AsyncIterable<import('momo-partner-sdk').ReconcileRecord>;
   /** Your database. */
