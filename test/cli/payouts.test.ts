@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -159,6 +159,21 @@ describe('momo-partner-sdk payouts', { timeout: 60_000 }, () => {
     expect(transfersPosted() - before).toBe(3); // each sent again under its id: 409, looked up
     expect(await results(join(dir, 'payroll.results.csv'))).toEqual(rows);
     expect(await sim.client().disbursement.getBalance()).toEqual(balance);
+  });
+
+  it('a run killed mid-writing left a temporary file beside the results: the next run removes it', async () => {
+    const file = await csv(['key,msisdn,amount,currency', `t1,${SUCCEEDS},1,EUR`]);
+    const dead = join(dir, 'payroll.results.csv.4194999.tmp'); // above any pid_max: gone
+    const live = join(dir, `payroll.results.csv.${process.pid}.tmp`); // a running process's
+    await Promise.all([writeFile(dead, 'key,msisdn\r\nt1,'), writeFile(live, '')]);
+    const run = await payouts(file, 'leftovers');
+    expect(run.code, run.stderr).toBe(0);
+    expect((await readdir(dir)).sort()).toEqual([
+      'payroll.csv',
+      'payroll.results.csv',
+      `payroll.results.csv.${process.pid}.tmp`,
+      'state',
+    ]);
   });
 
   it('--check-account-holder: a payee who is not an active account holder is SKIPPED, never sent', async () => {

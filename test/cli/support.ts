@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -38,19 +38,27 @@ afterAll(() => rm(outDir, { recursive: true, force: true }));
 
 export interface CliRun {
   code: number | null;
+  /** The signal that ended the process (`'SIGKILL'` after `kill('SIGKILL')`), else null. */
+  signal?: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
 }
 
+/** A CLI child process running: the process itself (to kill), and its end. */
+export interface CliChild {
+  child: ChildProcess;
+  /** Resolves once it exited (by itself or killed), with its exit code or signal. */
+  exited: Promise<CliRun>;
+}
+
 /**
- * Runs the CLI as a real child process (the bundle of src/cli/index.ts), with only the
- * MOMO_* variables given here (none inherited), and waits for it to exit.
+ * Starts the CLI as a real child process (the bundle of src/cli/index.ts), with only the
+ * MOMO_* variables given here (none inherited).
  */
-export async function runCli(
+export async function spawnCli(
   args: string[],
   env: Record<string, string> = {},
-  timeoutMs = 30_000,
-): Promise<CliRun> {
+): Promise<CliChild> {
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !name.startsWith('MOMO_')),
   );
@@ -61,23 +69,39 @@ export async function runCli(
   });
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk) => {
+  child.stdout?.on('data', (chunk) => {
     stdout += chunk;
   });
-  child.stderr.on('data', (chunk) => {
+  child.stderr?.on('data', (chunk) => {
     stderr += chunk;
   });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
+  const exited = new Promise<CliRun>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+  return { child, exited };
+}
+
+/** Runs the CLI as a real child process (see `spawnCli`) and waits for it to exit. */
+export async function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+  timeoutMs = 30_000,
+): Promise<CliRun> {
+  const { child, exited } = await spawnCli(args, env);
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`CLI ${args.join(' ')} did not exit within ${timeoutMs} ms`));
     }, timeoutMs);
-    child.once('error', reject);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
   });
+  try {
+    const { signal: _, ...run } = await Promise.race([exited, timedOut]);
+    return run;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** A long-running CLI child (the simulator): its output so far, and a way to stop it. */

@@ -108,6 +108,7 @@ export const payoutsCommand = defineCommand({
     const handle = await store.open(batch); // the handle the run opens too
     const { rows } = await checkFile(file, operation, handle, out);
     const results = dryRun ? undefined : new ResultsFile(file, out, handle);
+    await results?.removeLeftovers();
     await results?.fromStore();
     command.progress(
       `payouts ${batch}: ${rows} rows from ${file}${dryRun ? ' (dry run: nothing is sent)' : `, results in ${out}`}`,

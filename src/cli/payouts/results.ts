@@ -1,4 +1,5 @@
-import { open, rename, rm } from 'node:fs/promises';
+import { open, readdir, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { BatchReportItem } from '../../batches/types';
 import type { BatchHandle } from '../../contracts/batch-store';
 import { csvLine } from '../csv';
@@ -61,6 +62,20 @@ export class ResultsFile {
   /** Writes the file from the store now. */
   fromStore(): Promise<void> {
     return this.#write((key) => storedState(this.#handle, key));
+  }
+
+  /**
+   * Removes the temporary files that runs killed mid-writing left beside the results
+   * (`<out>.<pid>.tmp` of a process that is gone): a SIGKILL cannot clean up, so
+   * without this each crash that lands mid-writing leaves one more beside the results.
+   */
+  async removeLeftovers(): Promise<void> {
+    const prefix = `${basename(this.#out)}.`;
+    const names = await readdir(dirname(this.#out)).catch(() => [] as string[]);
+    for (const name of names) {
+      const pid = name.startsWith(prefix) ? /^(\d+)\.tmp$/.exec(name.slice(prefix.length)) : null;
+      if (pid && !alive(Number(pid[1]))) await rm(join(dirname(this.#out), name), { force: true });
+    }
   }
 
   /** Writes the file from the store soon (at most once every `intervalMs`). */
@@ -132,5 +147,15 @@ export class ResultsFile {
     }
     await file.close();
     await rename(temp, this.#out);
+  }
+}
+
+/** Whether a process of this id runs (signal 0 only checks; EPERM: it runs as another user). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: unknown }).code === 'EPERM';
   }
 }
