@@ -44,18 +44,20 @@ export interface CliRun {
 
 /**
  * Runs the CLI as a real child process (the bundle of src/cli/index.ts), with only the
- * MOMO_* variables given here (none inherited), and waits for it to exit.
+ * MOMO_* variables given here (none inherited), in `cwd` (default the repository), and
+ * waits for it to exit.
  */
 export async function runCli(
   args: string[],
   env: Record<string, string> = {},
   timeoutMs = 30_000,
+  cwd = root,
 ): Promise<CliRun> {
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !name.startsWith('MOMO_')),
   );
   const child = spawn(process.execPath, [await cliScript(), ...args], {
-    cwd: root,
+    cwd,
     env: { ...inherited, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
