@@ -25,6 +25,8 @@ export interface TxRecord extends TxFields {
   readonly callbackMethod: 'POST' | 'PUT';
   /** The API user whose creating call stored it (callbacks go to its providerCallbackHost). */
   readonly createdBy?: string;
+  /** The caller's journal tag, when the client sent it (X-Momo-Simulator-Tag). */
+  readonly tag?: string;
   readonly createdAt: number;
   readonly settlesAt: number | undefined;
   readonly financialTransactionId: string;
@@ -245,6 +247,7 @@ export function toPublic(tx: TxRecord, now: number): SimTransaction {
     status: tx.status,
     ...(tx.reason ? { reason: { ...tx.reason } } : {}),
     body: tx.body,
+    ...(tx.tag !== undefined ? { tag: tx.tag } : {}),
     ...(tx.callbackUrl !== undefined ? { callbackUrl: tx.callbackUrl } : {}),
     createdAt: tx.createdAt,
     ...(tx.settlesAt !== undefined ? { settlesAt: tx.settlesAt } : {}),

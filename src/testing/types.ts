@@ -153,6 +153,11 @@ export interface SimTransaction {
   readonly reason?: Reason;
   /** The request body as received (parsed JSON). */
   readonly body: unknown;
+  /**
+   * The client's caller tag (a batch's `<batch id>/<item key>`), sent by `sim.client()`
+   * and the CLI to the simulator only (X-Momo-Simulator-Tag; docs/simulator.md).
+   */
+  readonly tag?: string;
   readonly callbackUrl?: string;
   /** `Date.now()` at acceptance. */
   readonly createdAt: number;

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { memoryBatchStore } from 'momo-partner-sdk';
 import { createSimulator, type ListeningServer } from 'momo-partner-sdk/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -126,6 +127,45 @@ describe.skipIf(skipBrowser)("the payer's phone in a browser", { timeout: 60_000
     expect((await momo.collection.getBalance()).currency).toBe('EUR');
     await armed.waitFor({ state: 'detached' });
     expect(problems).toEqual([]);
+  });
+
+  it('shows a batch: its rows and counts, live as its rows end', async () => {
+    const items = ['10', '20', '30'].map((amount, n) => ({
+      key: `emp-${n + 1}`,
+      body: { amount, currency: 'EUR', externalId: `emp-${n + 1}`, payee: payer },
+    }));
+    const run = momo.batches.run(items, {
+      id: 'payroll-page',
+      operation: 'disbursement.transfer',
+      store: memoryBatchStore(),
+    });
+    const batch = page.getByRole('region', { name: 'Batch payroll-page' });
+    const counts = batch.locator('.counts');
+    await expect
+      .poll(() => counts.textContent())
+      .toBe('3 rows received: 3 PENDING, 0 SUCCESSFUL, 0 FAILED');
+    const sent = sim.transactions.filter((tx) => tx.tag?.startsWith('payroll-page/'));
+    const ids = items.map(
+      (item) => sent.find((tx) => tx.tag === `payroll-page/${item.key}`)?.referenceId ?? '',
+    );
+    const cells = batch.getByRole('row').filter({ hasText: 'emp-2' }).getByRole('cell');
+    expect(await cells.allTextContents()).toEqual(['emp-2', ids[1], '20 EUR', 'PENDING']);
+    sim.settle(ids[0] ?? '', 'SUCCESSFUL');
+    sim.settle(ids[1] ?? '', 'FAILED', { code: 'PAYEE_NOT_FOUND', message: 'No such payee.' });
+    await expect
+      .poll(() => counts.textContent())
+      .toBe('3 rows received: 1 PENDING, 1 SUCCESSFUL, 1 FAILED');
+    expect(await cells.nth(3).textContent()).toBe('FAILED (PAYEE_NOT_FOUND)');
+    sim.settle(ids[2] ?? '', 'SUCCESSFUL');
+    const report = await run;
+    expect(report.items.map((item) => [item.key, item.referenceId, item.status])).toEqual([
+      ['emp-1', ids[0], 'SUCCESSFUL'],
+      ['emp-2', ids[1], 'FAILED'],
+      ['emp-3', ids[2], 'SUCCESSFUL'],
+    ]);
+    await expect
+      .poll(() => counts.textContent())
+      .toBe('3 rows received: 0 PENDING, 2 SUCCESSFUL, 1 FAILED');
   });
 
   // SCREENSHOTS=1 npx vitest run test/browser: the images of docs/simulator.md.

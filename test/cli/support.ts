@@ -53,17 +53,18 @@ export interface CliChild {
 
 /**
  * Starts the CLI as a real child process (the bundle of src/cli/index.ts), with only the
- * MOMO_* variables given here (none inherited).
+ * MOMO_* variables given here (none inherited), in `cwd` (default the repository).
  */
 export async function spawnCli(
   args: string[],
   env: Record<string, string> = {},
+  cwd = root,
 ): Promise<CliChild> {
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !name.startsWith('MOMO_')),
   );
   const child = spawn(process.execPath, [await cliScript(), ...args], {
-    cwd: root,
+    cwd,
     env: { ...inherited, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -87,8 +88,9 @@ export async function runCli(
   args: string[],
   env: Record<string, string> = {},
   timeoutMs = 30_000,
+  cwd = root,
 ): Promise<CliRun> {
-  const { child, exited } = await spawnCli(args, env);
+  const { child, exited } = await spawnCli(args, env, cwd);
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {

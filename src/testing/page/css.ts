@@ -11,6 +11,8 @@ section { background: #fff; border: 1px solid var(--line); border-radius: 8px; p
 h2 { font-size: 1.1rem; margin: 10px 0; }
 .columns { display: grid; grid-template-columns: repeat(auto-fit, minmax(280px, 1fr)); gap: 0 14px; }
 .empty { color: var(--muted); margin: 4px 0; }
+.batch h3 { font-size: 1rem; margin: 10px 0 2px; }
+.batch .counts { margin: 0 0 4px; font-variant-numeric: tabular-nums; }
 .cards { list-style: none; padding: 0; margin: 0; display: grid; gap: 10px; grid-template-columns: repeat(auto-fill, minmax(320px, 1fr)); }
 .card { border: 2px solid var(--wait); border-radius: 10px; padding: 10px 12px; }
 .card .amount { font-size: 1.5rem; font-weight: 700; margin: 2px 0; }

@@ -21,6 +21,11 @@ export const PAGE_HTML = `<!doctype html>
     <p id="pending-empty" class="empty">Nothing is waiting for an answer.</p>
     <ul id="pending" class="cards"></ul>
   </section>
+  <section aria-labelledby="batches-title">
+    <h2 id="batches-title">Batches</h2>
+    <p id="batches-empty" class="empty">No batch yet: the rows a batch sends (momo.batches.run, payouts) show here.</p>
+    <div id="batches"></div>
+  </section>
   <section aria-labelledby="transactions-title">
     <h2 id="transactions-title">Transactions</h2>
     <p id="transactions-empty" class="empty">No transactions yet.</p>

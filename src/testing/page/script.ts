@@ -1,7 +1,8 @@
 /**
  * The page's script: plain browser JavaScript, no framework. It renders each `state`
  * event of /_simulator/events in place (keyed rows, so that a focused button survives an
- * update) and calls the control routes for Approve, Decline, Resend, Arm and Disarm.
+ * update), batches included, and calls the control routes for Approve, Decline, Resend,
+ * Arm and Disarm.
  * Text goes in through textContent only: request bodies never become markup.
  */
 export const PAGE_SCRIPT = String.raw`'use strict';
@@ -98,6 +99,28 @@ export const PAGE_SCRIPT = String.raw`'use strict';
     c[5].textContent = time(item.createdAt);
   }
 
+  function batchBlock(batch) {
+    var head = el('tr', {}, ['Key', 'Reference id', 'Amount', 'Status'].map(function (name) { return el('th', { scope: 'col', text: name }); }));
+    return el('section', { className: 'batch', 'aria-label': 'Batch ' + batch.id }, [
+      el('h3', { text: 'Batch ' + batch.id }),
+      el('p', { className: 'counts' }),
+      el('div', { className: 'scroll' }, [el('table', {}, [el('thead', {}, [head]), el('tbody')])]),
+    ]);
+  }
+  function updateBatch(node, batch) {
+    var counts = batch.counts;
+    node.querySelector('.counts').textContent = batch.total + (batch.total === 1 ? ' row' : ' rows') + ' received: ' +
+      counts.PENDING + ' PENDING, ' + counts.SUCCESSFUL + ' SUCCESSFUL, ' + counts.FAILED + ' FAILED';
+    sync(node.querySelector('tbody'), batch.rows, function (row) { return row.referenceId; }, function () { return cells(4); }, function (row, item) {
+      var c = row.children;
+      c[0].textContent = item.key;
+      if (!c[1].firstChild) c[1].appendChild(el('code', { text: item.referenceId }));
+      c[2].textContent = money(item);
+      c[3].textContent = statusText(item);
+      c[3].className = 'status status-' + item.status;
+    });
+  }
+
   function callbackRow(entry) {
     var row = cells(6);
     row.appendChild(el('td', {}, [el('button', { type: 'button', text: 'Resend', 'aria-label': 'Resend callback ' + (entry.index + 1) + ' to ' + entry.url, onclick: function () {
@@ -134,6 +157,8 @@ export const PAGE_SCRIPT = String.raw`'use strict';
     var pending = state.items.filter(function (item) { return item.decidable; });
     $('pending-empty').hidden = pending.length > 0;
     sync($('pending'), pending, function (item) { return item.id; }, pendingCard, updateCard);
+    $('batches-empty').hidden = state.batches.length > 0;
+    sync($('batches'), state.batches, function (batch) { return batch.id; }, batchBlock, updateBatch);
     $('transactions-empty').hidden = state.items.length > 0;
     $('transactions').hidden = state.items.length === 0;
     sync($('transactions').tBodies[0], state.items, function (item) { return item.id; }, transactionRow, updateTransaction);

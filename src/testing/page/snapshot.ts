@@ -1,5 +1,6 @@
 import type { Engine } from '../engine';
 import type { Fault, Party, Product } from '../types';
+import { batchesOf, type PageBatch } from './batches';
 
 /**
  * What the payer's phone page shows, computed from the engine's public state, so that any
@@ -9,6 +10,8 @@ export interface PageSnapshot {
   readonly targetEnvironment: string;
   readonly currency: string;
   readonly items: readonly PageItem[];
+  /** Batches run against the simulator (docs/simulator.md, "Batches on the page"). */
+  readonly batches: readonly PageBatch[];
   readonly callbacks: readonly PageCallback[];
   readonly balances: readonly { product: Product; availableBalance: string; currency: string }[];
   readonly faults: readonly { id: number; fault: Fault; remaining: number }[];
@@ -56,7 +59,8 @@ const OPEN = new Set(['PENDING']);
 
 export function snapshot(engine: Engine): PageSnapshot {
   const { options, ledger, callbacks, faults, apiUsers } = engine.internals;
-  const transactions: PageItem[] = engine.transactions.map((tx) => {
+  const all = engine.transactions;
+  const transactions: PageItem[] = all.map((tx) => {
     const body = record(tx.body);
     return {
       id: tx.referenceId,
@@ -82,6 +86,7 @@ export function snapshot(engine: Engine): PageSnapshot {
     targetEnvironment: options.targetEnvironment,
     currency: options.currency,
     items: [...transactions, ...consents].sort((a, b) => b.createdAt - a.createdAt),
+    batches: batchesOf(all),
     callbacks: callbacks.log.map((entry, index) => ({
       index,
       url: entry.url,

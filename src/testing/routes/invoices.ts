@@ -5,6 +5,7 @@ import type { TxRecord } from '../ledger';
 import { type PlannedOutcome, planOutcome, reason } from '../outcomes';
 import { renderResult } from '../results';
 import type { Route, RouteContext } from '../router';
+import { tagField } from '../tagging';
 import type { Party } from '../types';
 import {
   amountField,
@@ -150,6 +151,7 @@ function cancelInvoice(ctx: RouteContext): Response {
       callbackUrl,
       callbackMethod: 'PUT',
       createdBy: callerOf(ctx),
+      ...tagField(ctx.headers),
       plan: { kind: 'never' },
       effect: 'none',
       extra: { invoiceReferenceId: invoice.referenceId },

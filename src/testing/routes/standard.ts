@@ -5,6 +5,7 @@ import { invalidMm, json, rejectMm } from '../http';
 import type { TxRecord } from '../ledger';
 import { type PlannedOutcome, planForMsisdn } from '../outcomes';
 import type { Route, RouteContext } from '../router';
+import { tagField } from '../tagging';
 import { hasForbiddenText, isAnyUuid, isEmail, isMsisdn, isUuidV4 } from '../validation';
 import { checkInstitution, mmGuard, mmQueryRoutes } from './mm';
 import { isHttpUrl } from './transactions';
@@ -203,6 +204,7 @@ function standardDisbursement(ctx: RouteContext): Response {
       callbackUrl,
       callbackMethod: 'PUT',
       createdBy: callerOf(ctx),
+      ...tagField(ctx.headers),
       plan,
       // The debit party pays the partner (spec 2.4: debitParty is the payer).
       effect: 'credit',

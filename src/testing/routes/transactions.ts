@@ -4,6 +4,7 @@ import type { Deadline, Ledger, TxFields, TxRecord } from '../ledger';
 import { type PlannedOutcome, planOutcome } from '../outcomes';
 import { renderResult } from '../results';
 import type { RouteContext, RouteHandler } from '../router';
+import { tagField } from '../tagging';
 import type { Operation, Reason } from '../types';
 import { isAnyUuid, isUuidV4 } from '../validation';
 
@@ -90,6 +91,7 @@ export function createTransaction(spec: CreateSpec): RouteHandler {
         callbackUrl,
         callbackMethod: spec.callbackMethod,
         createdBy: callerOf(ctx),
+        ...tagField(ctx.headers),
         plan: plan ?? planFor(spec.outcomeBy ?? 'payee', fields),
         effect: spec.effect,
         ...(spec.check ? { check: spec.check } : {}),

@@ -1,0 +1,142 @@
+import { memoryBatchStore } from 'momo-partner-sdk';
+import { createSimulator, type ListeningServer } from 'momo-partner-sdk/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { simulatorTags } from '../../src/cli/payouts/simulator-tags';
+
+// The payer's phone page shows batches: its state JSON (each `state` event of
+// /_simulator/events) groups the transactions whose caller tag names a batch. The tag
+// reaches the simulator only from sim.client() (or the CLI), and only once the server
+// said it is the simulator.
+const sim = createSimulator({ settleMs: 20 });
+let server: ListeningServer;
+
+beforeAll(async () => {
+  server = await sim.listen();
+});
+afterAll(() => server.close());
+
+const payee = (partyId: string) => ({ partyIdType: 'MSISDN' as const, partyId });
+const row = (key: string, amount: string, msisdn: string) => ({
+  key,
+  body: { amount, currency: 'EUR', externalId: key, payee: payee(msisdn) },
+});
+
+interface PageState {
+  batches: {
+    id: string;
+    total: number;
+    counts: Record<string, number>;
+    rows: { key: string; referenceId: string; amount?: string; status: string; reason?: string }[];
+  }[];
+}
+
+/** The first `state` event the page gets from /_simulator/events. */
+async function pageState(): Promise<PageState> {
+  const controller = new AbortController();
+  const response = await fetch(`${server.url}/_simulator/events`, { signal: controller.signal });
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error('the event stream ended');
+    text += decoder.decode(value, { stream: true });
+    const data = /event: state\ndata: (.*)\n\n/.exec(text)?.[1];
+    if (data !== undefined) {
+      controller.abort();
+      return JSON.parse(data) as PageState;
+    }
+  }
+}
+
+describe('batches in the page state', () => {
+  it("groups a batch's rows with their key, reference id, amount and status, and counts them", async () => {
+    const momo = sim.client();
+    const report = await momo.batches.run(
+      [
+        row('emp-1', '150', '46733123999'),
+        row('emp-2', '80', '46733123455'), // FAILED: NOT_ENOUGH_FUNDS
+        row('emp-3', '-1', '46733123999'), // REJECTED: never sent, never shown
+        row('emp/4', '20', '46733123453'), // stays PENDING; a key may hold a slash
+      ],
+      {
+        id: 'payroll-2026-11',
+        operation: 'disbursement.transfer',
+        store: memoryBatchStore(),
+        waitTimeoutMs: 500,
+      },
+    );
+    expect(report.items.map((i) => i.status)).toEqual([
+      'SUCCESSFUL',
+      'FAILED',
+      'REJECTED',
+      'UNRESOLVED',
+    ]);
+    const ids = report.items.map((i) => i.referenceId);
+    await momo.disbursement.transfer(row('x', '5', '46733123999').body); // not a batch's
+    await momo.disbursement.transfer(row('x', '6', '46733123999').body, { tag: 'order-9' });
+
+    const state = await pageState();
+    expect(state.batches).toEqual([
+      {
+        id: 'payroll-2026-11',
+        total: 3,
+        counts: { PENDING: 1, SUCCESSFUL: 1, FAILED: 1 },
+        rows: [
+          expect.objectContaining({
+            key: 'emp-1',
+            referenceId: ids[0],
+            amount: '150',
+            status: 'SUCCESSFUL',
+          }),
+          expect.objectContaining({
+            key: 'emp-2',
+            referenceId: ids[1],
+            amount: '80',
+            status: 'FAILED',
+            reason: 'NOT_ENOUGH_FUNDS',
+          }),
+          expect.objectContaining({
+            key: 'emp/4',
+            referenceId: ids[3],
+            amount: '20',
+            status: 'PENDING',
+          }),
+        ],
+      },
+    ]);
+    expect(sim.transaction(ids[0] ?? '')?.tag).toBe('payroll-2026-11/emp-1');
+
+    sim.settle(ids[3] ?? '', 'SUCCESSFUL');
+    const after = await pageState();
+    expect(after.batches[0]?.counts).toEqual({ PENDING: 0, SUCCESSFUL: 2, FAILED: 1 });
+  });
+
+  it('sends no tag to a server that does not say it is the simulator', async () => {
+    // The same client, but every answer loses the simulator's mark: as a real provider's.
+    const unmarked = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const response = await sim.fetch(input, init);
+      const headers = new Headers(response.headers);
+      headers.delete('x-momo-simulator');
+      return new Response(response.body, { status: response.status, headers });
+    };
+    const momo = sim.client({ fetch: unmarked as typeof fetch });
+    const before = sim.requests.length;
+    const report = await momo.batches.run([row('a-1', '10', '46733123999')], {
+      id: 'unmarked',
+      operation: 'disbursement.transfer',
+      store: memoryBatchStore(),
+    });
+    expect(report.summary.successful).toBe(1);
+    const sent = sim.requests.slice(before).filter((r) => r.method === 'POST');
+    expect(sent.length).toBeGreaterThan(0);
+    for (const request of sent) expect(request.headers).not.toHaveProperty('x-momo-simulator-tag');
+    expect((await pageState()).batches.map((b) => b.id)).not.toContain('unmarked');
+  });
+
+  it("the CLI's payouts keeps its own transport against https (a real provider): no tagging fetch", () => {
+    const tagOf = async () => 'never';
+    expect(simulatorTags('https://sandbox.momodeveloper.mtn.com', tagOf)).toEqual({});
+    expect(simulatorTags('http://127.0.0.1:4010', tagOf).fetch).toBeTypeOf('function');
+  });
+});
