@@ -1,17 +1,10 @@
 import { createSimulator } from 'momo-partner-sdk/testing';
 import { describe, expect, it } from 'vitest';
-// The operation tables are internal: the batch runner's own map is checked against them.
 import { BATCH_OPERATIONS } from '../../src/batches/operations';
 import type { TableOperation } from '../../src/products/endpoints';
-import { operationTables } from '../../src/products/tables';
+import { confirmedOperations } from '../support/confirmed-operations';
 
-const confirmed = new Map<string, TableOperation>();
-for (const table of Object.values(operationTables)) {
-  for (const op of Object.values(table) as TableOperation[]) {
-    const lookup = (op as { confirmedBy?: TableOperation }).confirmedBy;
-    if (lookup && !confirmed.has(op.name)) confirmed.set(op.name, lookup);
-  }
-}
+const confirmed = confirmedOperations;
 
 describe("the batch runner's operations map", () => {
   it('names every creating operation the tables confirm by a status lookup, but those needing a consent token', () => {

@@ -2,18 +2,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { isNotFoundError } from 'momo-partner-sdk';
 import { createSimulator } from 'momo-partner-sdk/testing';
 import { describe, expect, it } from 'vitest';
-// The operation tables are internal: reconcile's own map is checked against them.
 import type { TableOperation } from '../../src/products/endpoints';
-import { operationTables } from '../../src/products/tables';
 import { RECONCILE_LOOKUPS } from '../../src/reconcile/operations';
+import { confirmedOperations } from '../support/confirmed-operations';
 
-const confirmed = new Map<string, TableOperation>();
-for (const table of Object.values(operationTables)) {
-  for (const op of Object.values(table) as TableOperation[]) {
-    const lookup = (op as { confirmedBy?: TableOperation }).confirmedBy;
-    if (lookup && !confirmed.has(op.name)) confirmed.set(op.name, lookup);
-  }
-}
+const confirmed = confirmedOperations;
 
 describe("reconcile's operations map", () => {
   it('names every creating operation the tables confirm by a status lookup, and no other', () => {
