@@ -13,6 +13,7 @@ import {
 import type { BatchOperationSpec, FinalLike } from './operations';
 import type { Pacer } from './pacing';
 import { derivedReferenceId, fingerprint, randomReferenceId } from './reference-id';
+import type { SettleLearner } from './settle';
 import type { ProgressCounts } from './summary';
 import type { BatchItemStatus, BatchRunOptions } from './types';
 
@@ -38,6 +39,8 @@ export interface RunContext {
   handle: BatchHandle;
   pacer: Pacer;
   progress: ProgressCounts;
+  /** When to look an item up first, learned from the items that settled. */
+  settle: SettleLearner;
   /** This run's name as a claim owner. */
   owner: string;
 }
@@ -52,7 +55,8 @@ const stopsTheRun = (error: unknown): boolean =>
 /**
  * One item's way: account check, claim, intent recorded (durably), creating call under
  * its one reference id (a 429 slows the batch and the call is made again; a 409 means an
- * earlier send landed), the send slot given back, then its wait to SUCCESSFUL or FAILED.
+ * earlier send landed), the send slot given back, then its wait to SUCCESSFUL or FAILED,
+ * started once the provider is likely to have settled it (`SettleLearner`).
  * Resolves when the item ended or stopped; rejects only for what stops the whole run.
  */
 export async function runItem(
@@ -82,16 +86,26 @@ export async function runItem(
     }
     token = await handle.claim(slot.key, run.owner, LEASE_MS);
     if (token === undefined) return end('UNRESOLVED', 'claimed by another process');
+    let acceptedAt: number | undefined;
     if (!slot.sent) {
       const sent = await send(run, slot, item, token);
-      if (sent !== 'accepted') return end(...sent);
+      if (typeof sent !== 'string') return end(...sent);
+      // Accepted now (a 409: earlier, when is not known, so no hold).
+      if (sent === 'accepted') acceptedAt = Date.now();
       if (!(await handle.recordOutcome(slot.key, { status: 'SENT' }, token))) {
         return end('UNRESOLVED', 'claim taken over by another process');
       }
       run.progress.change((c) => (c.sent += 1));
     }
     freeSendSlot(); // the wait holds no send slot
-    const final = await wait(run, slot);
+    const heldFrom = Date.now();
+    if (acceptedAt !== undefined) {
+      await run.settle.hold(acceptedAt, options.signal, options.waitTimeoutMs);
+    }
+    const final = await wait(run, slot, Date.now() - heldFrom);
+    if (acceptedAt !== undefined && final.status === 'SUCCESSFUL') {
+      run.settle.learn(acceptedAt, Date.now());
+    }
     const reason = final.status === 'FAILED' ? reasonCode(final.reason) : undefined;
     const ftid = final.financialTransactionId;
     await handle.recordOutcome(
@@ -117,7 +131,8 @@ export async function runItem(
   }
 }
 
-type Sent = 'accepted' | [BatchItemStatus, string];
+/** 'accepted': by this send; 'existed': by an earlier one (a 409); else how the item ended. */
+type Sent = 'accepted' | 'existed' | [BatchItemStatus, string];
 
 /** The intent recorded, then the creating call made until the provider has it or refused it. */
 async function send(
@@ -165,7 +180,7 @@ async function send(
         isConflictError(error) &&
         (error.code ?? 'RESOURCE_ALREADY_EXIST') === 'RESOURCE_ALREADY_EXIST'
       ) {
-        return 'accepted';
+        return 'existed';
       }
       if (isValidationError(error)) {
         return ['REJECTED', error.issues.map((i) => `${i.path}: ${i.message}`).join('; ')];
@@ -185,11 +200,12 @@ function refused(error: unknown): string | undefined {
   return error.code ?? `HTTP_${error.status}`;
 }
 
-function wait(run: RunContext, slot: Slot): Promise<FinalLike> {
+/** The item's wait; `heldMs` (its hold before the first lookup) counts against its deadline. */
+function wait(run: RunContext, slot: Slot, heldMs: number): Promise<FinalLike> {
   const { signal, waitTimeoutMs } = run.options;
   const options = {
     ...(signal ? { signal } : {}),
-    ...(waitTimeoutMs === undefined ? {} : { timeoutMs: waitTimeoutMs }),
+    ...(waitTimeoutMs === undefined ? {} : { timeoutMs: Math.max(1, waitTimeoutMs - heldMs) }),
   };
   return (slot.spec as BatchOperationSpec).wait(run.momo, slot.referenceId as string, options);
 }
