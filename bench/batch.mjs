@@ -3,7 +3,8 @@
  * JSON settings. Runs one `momo.batches.run` of generated transfer rows on the built
  * package and reports the time from the call to the report, the report's summary, the
  * provider's counters and, with `sampleRss`, the peak RSS growth (sampled every 50 ms,
- * over the RSS after a warm-up and a GC).
+ * over the RSS after a warm-up and a GC) and the heap still used after a GC at the end
+ * (the report and the store's records held), over the same baseline.
  *
  * Modes: `capped` (an array, memoryBatchStore, the client's `lookupRate`), `stream` (a
  * re-readable async source, generated, never held whole; fileBatchStore in `dir`), `store`
@@ -53,11 +54,13 @@ if (settings.store === 'redis') {
 else store = memoryBatchStore();
 
 let baseline = 0;
+let baselineHeap = 0;
 let peak = 0;
 let sampler;
 if (settings.sampleRss) {
   globalThis.gc?.();
   baseline = process.memoryUsage.rss();
+  baselineHeap = process.memoryUsage().heapUsed;
   peak = baseline;
   sampler = setInterval(() => {
     peak = Math.max(peak, process.memoryUsage.rss());
@@ -73,9 +76,13 @@ const result = await momo.batches.run(items, {
   ...(settings.createRate ? { createRate: settings.createRate } : {}),
 });
 const elapsedMs = performance.now() - started;
+let liveAfterGcMB;
 if (sampler) {
   clearInterval(sampler);
   peak = Math.max(peak, process.memoryUsage.rss());
+  globalThis.gc?.();
+  // What the run still holds (the report, the store's records) once garbage is gone.
+  liveAfterGcMB = (process.memoryUsage().heapUsed - baselineHeap) / 2 ** 20;
 }
 const server = await askServer('stats');
 await closeStore();
@@ -84,5 +91,5 @@ report({
   elapsedMs,
   summary: { ...result.summary, amounts: undefined },
   server,
-  ...(settings.sampleRss ? { peakRssGrowthMB: (peak - baseline) / 2 ** 20 } : {}),
+  ...(settings.sampleRss ? { peakRssGrowthMB: (peak - baseline) / 2 ** 20, liveAfterGcMB } : {}),
 });

@@ -218,7 +218,7 @@ export function printBatch(result, { alone = false } = {}) {
   if (b.error) console.log(`b. streamed: CRASHED ${b.error.split('\n')[0]}`);
   else {
     console.log(
-      `b. ${int(b.rows)} rows streamed from a re-readable async source, fileBatchStore (a temp folder in ${b.dir}), provider settling at once, no cap: ${int(b.summary.successful)} SUCCESSFUL in ${dec(b.elapsedMs / 1000)} s = ${int(b.rowsPerSecond)} rows/s; peak RSS growth ${int(b.peakRssGrowthMB)} MB; creates ${int(b.server.creates)} (409 ${b.server.duplicates}), lookups ${int(b.server.served)}`,
+      `b. ${int(b.rows)} rows streamed from a re-readable async source, fileBatchStore (a temp folder in ${b.dir}), provider settling at once, no cap: ${int(b.summary.successful)} SUCCESSFUL in ${dec(b.elapsedMs / 1000)} s = ${int(b.rowsPerSecond)} rows/s; peak RSS growth ${int(b.peakRssGrowthMB)} MB (heap held after a GC at the end, report and store records included: ${int(b.liveAfterGcMB)} MB); creates ${int(b.server.creates)} (409 ${b.server.duplicates}), lookups ${int(b.server.served)}`,
     );
   }
   if (c.error) console.log(`c. store cost: CRASHED ${c.error.split('\n')[0]}`);
