@@ -14,45 +14,15 @@
  *    from the service settling a deposit to the wait on another client resolving
  *    (callback to B, B's confirming lookup, publish, wake of A).
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createRedisState, RedisCallbackBus } from 'momo-partner-sdk/redis';
 import { createSimulator } from 'momo-partner-sdk/testing';
 import { createClient } from 'redis';
+import { startRedis } from './lib/redis-server.mjs';
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const p95 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)];
 const ratio = (a, b) => Number((a / b).toPrecision(3)).toString();
 const us = (ms) => `${(ms * 1000).toFixed(1)} µs`;
-
-async function startRedis() {
-  const port = await new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-  const dir = mkdtempSync(join(tmpdir(), 'momo-bench-redis-'));
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
-  const child = spawn('redis-server', [...args, '--dir', dir], {
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  await new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.stdout.on('data', (d) => /Ready to accept/.test(String(d)) && resolve());
-  });
-  child.stdout.resume();
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    stop: () => {
-      child.kill('SIGTERM');
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 async function connect(url) {
   const client = createClient({ url });

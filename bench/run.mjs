@@ -12,6 +12,8 @@
  *   retention, a pending wait keeping its process alive; the in-memory scheduler line;
  * - under the provider's lookup cap: 2,000 waits against 100 lookups/s, without a budget
  *   and with `lookupRate: 90` (sections/rate-limit.mjs);
+ * - batches: 2,000 rows under that cap against the floor it sets, 100,000 rows streamed
+ *   through fileBatchStore (peak RSS), per-row cost of each batch store (sections/batch.mjs);
  * - the issue's targets, PASS/MISS per Node version (never a failing exit code).
  *
  * On this Node and on Node 24 when present (BENCH_NODE24=path overrides its location).
@@ -29,6 +31,7 @@ import {
   printThroughput,
   printWaits,
 } from './report.mjs';
+import { batchCrashes, measureBatch, printBatch } from './sections/batch.mjs';
 import { measureBundles } from './sections/bundle.mjs';
 import { measureImports } from './sections/imports.mjs';
 import { measureRateLimit, printRateLimit } from './sections/rate-limit.mjs';
@@ -90,6 +93,10 @@ try {
   const rateLimit = await timed('lookup cap', () => measureRateLimit(list[0]));
   printRateLimit(rateLimit);
   for (const run of rateLimit.runs) if (run.error) crashes.push(`lookup cap ${run.label}`);
+  const batch = await timed('batches', () => measureBatch(list[0]));
+  printBatch(batch);
+  perNode[0].batch = batch;
+  for (const part of batchCrashes(batch)) crashes.push(`batches ${part}`);
   const scheduler = await timed('scheduler', () => measureScheduler(list[0]));
   printScheduler(scheduler);
   if (scheduler.error) crashes.push('scheduler');

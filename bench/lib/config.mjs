@@ -71,6 +71,12 @@ export const targets = {
   firstCallVsHttp: 1.5,
   /** Issue 13: the main entry with the whole surface (60 operations). */
   mainEntryKB: 45,
+  /** Issue 25: a batch under a 100/s lookup cap with lookupRate 90 (sections/batch.mjs). */
+  batchVsFloor: 1.08,
+  batchRefusedShare: 0.01,
+  batchLookupsPerRow: 1.05,
+  /** Issue 25: 100,000 rows streamed through fileBatchStore. */
+  batchStreamRssMB: 300,
 };
 
 /** Credentials the bench server accepts (it checks presence, not values). */

@@ -78,6 +78,40 @@ export function runMeasured(script, args, { execPath, execArgv = [], server, tim
   });
 }
 
+/**
+ * Forks a provider script of the bench (`rate-limited-server.mjs`, `batch-server.mjs`),
+ * which sends {type:'ready', port} once listening and answers {type, id} with
+ * {type, id, stats}; `reset()` and `stats()` resolve with its counters.
+ */
+export async function forkProvider(script, args) {
+  const child = fork(here(script), args.map(String), {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const port = await new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${script} exited (${code})`)));
+    child.once('message', (message) => resolve(message.port));
+  });
+  child.removeAllListeners('exit');
+  let nextId = 0;
+  const control = (type) =>
+    new Promise((resolve) => {
+      const id = nextId++;
+      const onMessage = (message) => {
+        if (message.id !== id) return;
+        child.off('message', onMessage);
+        resolve(message.stats);
+      };
+      child.on('message', onMessage);
+      child.send({ type, id });
+    });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    reset: () => control('reset'),
+    stats: () => control('stats'),
+    stop: () => child.disconnect(),
+  };
+}
+
 /** Inside a measured child: asks the bench to reset the server (or read its stats). */
 export function askServer(op, settleMs) {
   return new Promise((resolve) => {

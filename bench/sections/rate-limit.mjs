@@ -7,10 +7,9 @@
  *
  * Run alone (after `npx tsup`): `node bench/sections/rate-limit.mjs`.
  */
-import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { quick } from '../lib/config.mjs';
-import { runMeasured } from '../lib/processes.mjs';
+import { forkProvider, runMeasured } from '../lib/processes.mjs';
 
 const PROVIDER_CAP = 100;
 const DEPOSITS = quick ? 1_000 : 2_000;
@@ -19,39 +18,8 @@ const RUNS = [
   { label: 'lookupRate: 90', rate: 90, maxRefusedShare: 0 },
 ];
 
-/** Forks the capped provider; `reset()` and `stats()` over IPC, as runMeasured relays them. */
-async function startCappedProvider() {
-  const script = fileURLToPath(new URL('../rate-limited-server.mjs', import.meta.url));
-  const child = fork(script, [String(PROVIDER_CAP)], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const port = await new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`rate-limited server exited (${code})`)));
-    child.once('message', (message) => resolve(message.port));
-  });
-  child.removeAllListeners('exit');
-  let nextId = 0;
-  const control = (type) =>
-    new Promise((resolve) => {
-      const id = nextId++;
-      const onMessage = (message) => {
-        if (message.id !== id) return;
-        child.off('message', onMessage);
-        resolve(message.stats);
-      };
-      child.on('message', onMessage);
-      child.send({ type, id });
-    });
-  return {
-    url: `http://127.0.0.1:${port}`,
-    reset: () => control('reset'),
-    stats: () => control('stats'),
-    stop: () => child.disconnect(),
-  };
-}
-
 export async function measureRateLimit(node) {
-  const provider = await startCappedProvider();
+  const provider = await forkProvider('rate-limited-server.mjs', [PROVIDER_CAP]);
   const runs = [];
   try {
     for (const run of RUNS) {

@@ -4,6 +4,7 @@ import { checkItem, checkRunOptions } from './check';
 import { adoptRecord, type RunContext, runItem, type Slot, usedKey } from './item';
 import { Pacer, Slots } from './pacing';
 import { fingerprint, randomReferenceId } from './reference-id';
+import { SettleLearner } from './settle';
 import { buildReport, type Money, moneyOf, ProgressCounts } from './summary';
 import type { BatchItem, BatchReport, BatchRunOptions } from './types';
 
@@ -53,6 +54,7 @@ export class Batches {
       handle,
       pacer: new Pacer(options.createRate),
       progress,
+      settle: new SettleLearner(),
       owner: randomReferenceId(),
     };
     await sendAll(run, slots, kept ?? (items as Items));

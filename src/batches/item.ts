@@ -14,6 +14,7 @@ import { HeldClaim } from './held-claim';
 import type { BatchOperationSpec, FinalLike } from './operations';
 import type { Pacer } from './pacing';
 import { derivedReferenceId, fingerprint, randomReferenceId } from './reference-id';
+import type { SettleLearner } from './settle';
 import type { ProgressCounts } from './summary';
 import type { BatchItemStatus, BatchRunOptions } from './types';
 
@@ -39,6 +40,8 @@ export interface RunContext {
   handle: BatchHandle;
   pacer: Pacer;
   progress: ProgressCounts;
+  /** When to look an item up first, learned from the items that settled. */
+  settle: SettleLearner;
   /** This run's name as a claim owner. */
   owner: string;
 }
@@ -54,7 +57,8 @@ const stopsTheRun = (error: unknown): boolean =>
 /**
  * One item's way: account check, claim, intent recorded (durably), creating call under
  * its one reference id (a 429 slows the batch and the call is made again; a 409 means an
- * earlier send landed), the send slot given back, then its wait to SUCCESSFUL or FAILED.
+ * earlier send landed), the send slot given back, then its wait to SUCCESSFUL or FAILED,
+ * started once the provider is likely to have settled it (`SettleLearner`).
  * Resolves when the item ended or stopped; rejects only for what stops the whole run.
  */
 export async function runItem(
@@ -92,16 +96,26 @@ export async function runItem(
       return end('REJECTED', usedKey(slot.key));
     }
     if (current && adoptRecord(slot, current)) return countEnded(run, slot);
+    let acceptedAt: number | undefined;
     if (!slot.sent) {
       const sent = await send(run, slot, item, claim);
-      if (sent !== 'accepted') return end(...sent);
+      if (typeof sent !== 'string') return end(...sent);
+      // Accepted now (a 409: earlier, when is not known, so no hold).
+      if (sent === 'accepted') acceptedAt = Date.now();
       if (!(await claim.write((t) => handle.recordOutcome(slot.key, { status: 'SENT' }, t)))) {
         return end('UNRESOLVED', TAKEN_OVER);
       }
       run.progress.change((c) => (c.sent += 1));
     }
     freeSendSlot(); // the wait holds no send slot
-    const final = await wait(run, slot, claim.signal);
+    // Ended early by the run's signal or by the claim's loss.
+    const signal = options.signal ? AbortSignal.any([options.signal, claim.signal]) : claim.signal;
+    const heldFrom = Date.now();
+    if (acceptedAt !== undefined) await run.settle.hold(acceptedAt, signal, options.waitTimeoutMs);
+    const final = await wait(run, slot, signal, Date.now() - heldFrom);
+    if (acceptedAt !== undefined && final.status === 'SUCCESSFUL') {
+      run.settle.learn(acceptedAt, Date.now());
+    }
     const reason = final.status === 'FAILED' ? reasonCode(final.reason) : undefined;
     const ftid = final.financialTransactionId;
     if (claim.lost) return end('UNRESOLVED', TAKEN_OVER); // its new owner records it
@@ -155,7 +169,8 @@ function countEnded(run: RunContext, slot: Slot): void {
   });
 }
 
-type Sent = 'accepted' | [BatchItemStatus, string];
+/** 'accepted': by this send; 'existed': by an earlier one (a 409); else how the item ended. */
+type Sent = 'accepted' | 'existed' | [BatchItemStatus, string];
 
 /** The intent recorded, then the creating call made until the provider has it or refused it. */
 async function send(
@@ -203,7 +218,7 @@ async function send(
         isConflictError(error) &&
         (error.code ?? 'RESOURCE_ALREADY_EXIST') === 'RESOURCE_ALREADY_EXIST'
       ) {
-        return 'accepted';
+        return 'existed';
       }
       if (isValidationError(error)) {
         return ['REJECTED', error.issues.map((i) => `${i.path}: ${i.message}`).join('; ')];
@@ -223,13 +238,17 @@ function refused(error: unknown): string | undefined {
   return error.code ?? `HTTP_${error.status}`;
 }
 
-/** The item's wait, ended early by the run's signal or by the claim's loss. */
-function wait(run: RunContext, slot: Slot, lost: AbortSignal): Promise<FinalLike> {
+/** The item's wait; `heldMs` (its hold before the first lookup) counts against its deadline. */
+function wait(
+  run: RunContext,
+  slot: Slot,
+  signal: AbortSignal,
+  heldMs: number,
+): Promise<FinalLike> {
   const { waitTimeoutMs } = run.options;
-  const signal = run.options.signal ? AbortSignal.any([run.options.signal, lost]) : lost;
   const options = {
     signal,
-    ...(waitTimeoutMs === undefined ? {} : { timeoutMs: waitTimeoutMs }),
+    ...(waitTimeoutMs === undefined ? {} : { timeoutMs: Math.max(1, waitTimeoutMs - heldMs) }),
   };
   return (slot.spec as BatchOperationSpec).wait(run.momo, slot.referenceId as string, options);
 }

@@ -27,16 +27,24 @@ export interface Harness {
   sim: Simulator;
   server: ListeningServer;
   /** A client over the simulator's loopback server (the real transport), fast polling. */
-  client(overrides?: { maxRetries?: number }): MomoClient;
+  client(overrides?: {
+    maxRetries?: number;
+    polling?: { initialDelayMs: number; maxDelayMs: number; timeoutMs: number };
+  }): MomoClient;
+  /** How many transfer lookups (GET /disbursement/v1_0/transfer/{id}) the simulator answered. */
+  transferLookups(): number;
   /** The creating calls the simulator received for transfers: their X-Reference-Ids. */
   transferPosts(): string[];
 }
 
-/** A simulator served on loopback for the file's tests, reset before each. */
-export function useSimulator(): Harness {
+/**
+ * A simulator served on loopback for the file's tests, reset before each; its operations
+ * settle `settleMs` after acceptance.
+ */
+export function useSimulator(settleMs = 20): Harness {
   const harness = {} as Harness;
   beforeAll(async () => {
-    harness.sim = createSimulator({ settleMs: 20 });
+    harness.sim = createSimulator({ settleMs });
     harness.server = await harness.sim.listen();
   });
   beforeEach(() => harness.sim.reset());
@@ -48,6 +56,10 @@ export function useSimulator(): Harness {
       polling: { initialDelayMs: 10, maxDelayMs: 50, timeoutMs: 10_000 },
       ...overrides,
     });
+  harness.transferLookups = () =>
+    harness.sim.requests.filter(
+      (r) => r.method === 'GET' && r.path.startsWith('/disbursement/v1_0/transfer/'),
+    ).length;
   harness.transferPosts = () =>
     harness.sim.requests
       .filter((r) => r.method === 'POST' && r.path.startsWith('/disbursement/v1_0/transfer'))

@@ -1,0 +1,259 @@
+/**
+ * Batches (issue 25), `momo.batches.run` of the built package against a provider in its
+ * own process (bench/batch-server.mjs: transfer creates and lookups counted, lookups
+ * capped per sliding second with 429 `Retry-After: 1` beyond, each transfer final a fixed
+ * settle time after acceptance). Every figure is from this run:
+ *
+ * a. Under the lookup cap: 2,000 rows (1,000 with BENCH_QUICK), memoryBatchStore, client
+ *    `lookupRate: 90`, provider cap 100/s, settle 2 s; creating calls unpaced (the lookup
+ *    budget is the bound). Floor = rows / lookupRate + settle (one lookup per row, each
+ *    within the client's budget, the last row settling `settle` after it is sent);
+ *    rows / 100 + settle (the provider's own cap) printed beside it. Targets: time <= 1.08x
+ *    the floor, lookups refused <= 1%, lookups per row <= 1.05.
+ * b. Streamed: 100,000 rows (10,000 with BENCH_QUICK) from a re-readable async source
+ *    generating them, fileBatchStore in a temp folder (on /dev/shm when present, or
+ *    BENCH_BATCH_DIR: see streamBase), a provider settling at once, no
+ *    cap: completes, peak RSS growth (sampled every 50 ms) < 300 MB; rows/s.
+ * c. Store cost: 5,000 rows (1,000 quick) against the settle-at-once provider, per
+ *    store (memoryBatchStore, fileBatchStore, the Redis store of 'momo-partner-sdk/redis'
+ *    when the build has one and redis-server is installed), rounds alternating the order;
+ *    median ms per row and its ratio to memory.
+ *
+ * Part of `npm run bench`; alone, after `npm run build`: `node bench/sections/batch.mjs`.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { redisBatchStoreMissing } from '../lib/batch-stores.mjs';
+import { quick, targets } from '../lib/config.mjs';
+import { forkProvider, runMeasured } from '../lib/processes.mjs';
+import { startRedis } from '../lib/redis-server.mjs';
+import { median } from '../lib/stats.mjs';
+import { dec, int, ratio, table } from '../lib/table.mjs';
+
+export const batchPlan = {
+  capped: { rows: quick ? 1_000 : 2_000, cap: 100, lookupRate: 90, settleMs: 2_000 },
+  concurrency: 64,
+  streamRows: quick ? 10_000 : 100_000,
+  storeRows: quick ? 1_000 : 5_000,
+  storeRounds: quick ? 1 : 3,
+};
+
+/** Runs the child `batch.mjs` in `mode` against `provider`. */
+function runBatch(node, provider, mode, settings, execArgv = []) {
+  const all = { concurrency: batchPlan.concurrency, ...settings };
+  return runMeasured('batch.mjs', [mode, provider.url, JSON.stringify(all)], {
+    execPath: node.execPath,
+    execArgv,
+    server: provider,
+    timeoutMs: 600_000,
+  });
+}
+
+/** Runs `measure`, turning a crash into { error } (the other parts still run). */
+async function guarded(measure) {
+  try {
+    return await measure();
+  } catch (error) {
+    return { error: error.message };
+  }
+}
+
+async function capped(node) {
+  const { rows, cap, lookupRate, settleMs } = batchPlan.capped;
+  const provider = await forkProvider('batch-server.mjs', [cap, settleMs]);
+  try {
+    const run = await runBatch(node, provider, 'capped', { rows, lookupRate });
+    const { served, refused } = run.server;
+    const floorMs = (rows / lookupRate) * 1_000 + settleMs;
+    return {
+      ...run,
+      ...batchPlan.capped,
+      floorMs,
+      providerFloorMs: (rows / cap) * 1_000 + settleMs,
+      vsFloor: run.elapsedMs / floorMs,
+      refusedShare: refused / Math.max(1, served + refused),
+      lookupsPerRow: served / rows,
+    };
+  } finally {
+    provider.stop();
+  }
+}
+
+/**
+ * Where the streamed run's fileBatchStore lives: BENCH_BATCH_DIR, else a tmpfs (/dev/shm)
+ * when there is one. The store flushes each intent (fdatasync, synchronous) before its
+ * send: on a disk that bounds the run at one flush per row (about 3 ms here), which part
+ * c measures; b is about holding 100,000 rows in bounded memory.
+ */
+const streamBase = process.env.BENCH_BATCH_DIR || (existsSync('/dev/shm') ? '/dev/shm' : tmpdir());
+
+async function streamed(node) {
+  const provider = await forkProvider('batch-server.mjs', [0, 0]);
+  const dir = mkdtempSync(join(streamBase, 'momo-bench-batch-'));
+  try {
+    const rows = batchPlan.streamRows;
+    const settings = { rows, store: 'file', dir, sampleRss: true };
+    const run = await runBatch(node, provider, 'stream', settings, ['--expose-gc']);
+    return { ...run, dir: streamBase, rowsPerSecond: rows / (run.elapsedMs / 1_000) };
+  } finally {
+    provider.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function stores(node) {
+  const notes = [];
+  const kinds = ['memory', 'file'];
+  let redis;
+  const missing = await redisBatchStoreMissing();
+  if (missing) notes.push(`Redis store skipped: ${missing}`);
+  else {
+    try {
+      redis = await startRedis();
+      kinds.push('redis');
+    } catch {
+      notes.push('Redis store skipped: redis-server is not installed');
+    }
+  }
+  const provider = await forkProvider('batch-server.mjs', [0, 0]);
+  const dir = mkdtempSync(join(tmpdir(), 'momo-bench-stores-'));
+  const perRow = Object.fromEntries(kinds.map((kind) => [kind, []]));
+  try {
+    const rows = batchPlan.storeRows;
+    for (let round = 0; round < batchPlan.storeRounds; round++) {
+      for (const kind of round % 2 === 0 ? kinds : [...kinds].reverse()) {
+        const settings = { rows, store: kind, dir, redisUrl: redis?.url };
+        const run = await runBatch(node, provider, 'store', settings);
+        if (run.summary.successful !== rows) throw new Error(`${kind}: not every row paid`);
+        perRow[kind].push(run.elapsedMs / rows);
+      }
+    }
+  } finally {
+    provider.stop();
+    redis?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const msPerRow = Object.fromEntries(kinds.map((kind) => [kind, median(perRow[kind])]));
+  return { msPerRow, notes };
+}
+
+export async function measureBatch(node) {
+  return {
+    node: node.label,
+    capped: await guarded(() => capped(node)),
+    streamed: await guarded(() => streamed(node)),
+    stores: await guarded(() => stores(node)),
+  };
+}
+
+const verdict = (pass) => (pass ? 'PASS' : 'MISS');
+
+/** The section's part, or undefined when it did not run or crashed. */
+const part = (result, name) => (result?.[name] && !result[name].error ? result[name] : undefined);
+
+/** The batch targets, as the targets table takes them: [name, measure(result), pass, shown]. */
+export function batchTargets() {
+  const rows = int(batchPlan.capped.rows);
+  const streamRows = int(batchPlan.streamRows);
+  return [
+    [
+      `batch of ${rows} under the lookup cap: time <= ${targets.batchVsFloor}x floor`,
+      (result) => part(result, 'capped')?.vsFloor,
+      (v) => v <= targets.batchVsFloor,
+      ratio,
+    ],
+    [
+      `batch of ${rows}: lookups refused <= ${targets.batchRefusedShare * 100}%`,
+      (result) => part(result, 'capped')?.refusedShare,
+      (v) => v <= targets.batchRefusedShare,
+      (v) => `${dec(v * 100, 2)}%`,
+    ],
+    [
+      `batch of ${rows}: lookups per row <= ${targets.batchLookupsPerRow}`,
+      (result) => part(result, 'capped')?.lookupsPerRow,
+      (v) => v <= targets.batchLookupsPerRow,
+      (v) => dec(v, 3),
+    ],
+    [
+      `batch of ${streamRows} streamed: every row SUCCESSFUL`,
+      (result) => part(result, 'streamed')?.summary.successful,
+      (v) => v === batchPlan.streamRows,
+      int,
+    ],
+    [
+      `batch of ${streamRows} streamed: peak RSS growth < ${targets.batchStreamRssMB} MB`,
+      (result) => part(result, 'streamed')?.peakRssGrowthMB,
+      (v) => v < targets.batchStreamRssMB,
+      (v) => `${int(v)} MB`,
+    ],
+  ];
+}
+
+/** `alone`: the section's targets too (in `npm run bench` they are in the targets table). */
+export function printBatch(result, { alone = false } = {}) {
+  const { capped: a, streamed: b, stores: c } = result;
+  console.log(`\n## Batches (${result.node}): momo.batches.run on the built package`);
+  if (a.error) console.log(`a. under the lookup cap: CRASHED ${a.error.split('\n')[0]}`);
+  else {
+    console.log(
+      `a. ${int(a.rows)} rows, memoryBatchStore, lookupRate ${a.lookupRate}, concurrency ${batchPlan.concurrency}, no createRate; provider: ${a.cap} lookups/s (429 Retry-After: 1 beyond), settles ${a.settleMs / 1000} s after acceptance`,
+    );
+    console.log(
+      `   floor = rows / lookupRate + settle = ${int(a.rows)} / ${a.lookupRate} + ${a.settleMs / 1000} s = ${dec(a.floorMs / 1000)} s (provider's cap: rows / ${a.cap} + settle = ${dec(a.providerFloorMs / 1000)} s)`,
+    );
+    const s = a.server;
+    console.log(
+      `   ${int(a.summary.successful)}/${int(a.rows)} SUCCESSFUL in ${dec(a.elapsedMs / 1000)} s = ${ratio(a.vsFloor)} the floor (${ratio(a.elapsedMs / a.providerFloorMs)} the provider's); creates ${int(s.creates)} (409 ${s.duplicates}); lookups served ${int(s.served)} (${int(s.pending)} found PENDING, ${s.notFound} 404) = ${dec(a.lookupsPerRow, 3)} per row; refused ${s.refused} (${dec(a.refusedShare * 100, 2)}%)`,
+    );
+  }
+  if (!a.error) {
+    const { firstCreate, lastCreate, firstLookup, lastLookup } = a.server.spans;
+    const lookupsPerSecond = a.server.served / ((lastLookup - firstLookup) / 1000);
+    console.log(
+      `   at the provider: creates from ${dec(firstCreate / 1000)} s to ${dec(lastCreate / 1000)} s; lookups served from ${dec(firstLookup / 1000)} s to ${dec(lastLookup / 1000)} s, ${dec(lookupsPerSecond)}/s on average (the client's budget: ${a.lookupRate}/s)`,
+    );
+  }
+  if (b.error) console.log(`b. streamed: CRASHED ${b.error.split('\n')[0]}`);
+  else {
+    console.log(
+      `b. ${int(b.rows)} rows streamed from a re-readable async source, fileBatchStore (a temp folder in ${b.dir}), provider settling at once, no cap: ${int(b.summary.successful)} SUCCESSFUL in ${dec(b.elapsedMs / 1000)} s = ${int(b.rowsPerSecond)} rows/s; peak RSS growth ${int(b.peakRssGrowthMB)} MB (heap held after a GC at the end, report and store records included: ${int(b.liveAfterGcMB)} MB); creates ${int(b.server.creates)} (409 ${b.server.duplicates}), lookups ${int(b.server.served)}`,
+    );
+  }
+  if (c.error) console.log(`c. store cost: CRASHED ${c.error.split('\n')[0]}`);
+  else {
+    const memory = c.msPerRow.memory;
+    table(
+      `c. store cost: ${int(batchPlan.storeRows)} rows per run, provider settling at once, median of ${batchPlan.storeRounds} round(s), order alternating`,
+      ['store', 'ms per row', 'vs memory'],
+      Object.entries(c.msPerRow).map(([kind, ms]) => [kind, dec(ms, 3), ratio(ms / memory)]),
+    );
+    for (const note of c.notes) console.log(`   ${note}`);
+  }
+  if (!alone) return;
+  table(
+    'Batch targets (issue 25); informative, a MISS does not fail the run',
+    ['target', 'measured'],
+    batchTargets().map(([name, measure, pass, shown]) => {
+      const value = measure(result);
+      return [
+        name,
+        value === undefined ? '-- not measured' : `${verdict(pass(value))} ${shown(value)}`,
+      ];
+    }),
+    { left: [0, 1] },
+  );
+}
+
+export const batchCrashes = (result) =>
+  ['capped', 'streamed', 'stores'].filter((part) => result[part].error);
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const result = await measureBatch({
+    label: `node ${process.versions.node}`,
+    execPath: process.execPath,
+  });
+  printBatch(result, { alone: true });
+  if (batchCrashes(result).length) process.exitCode = 1;
+}
