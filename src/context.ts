@@ -53,12 +53,17 @@ export class ClientContext {
       (op, options) => this.transport.call(op, { options }),
       health.of('token store'),
     );
-    this.transport = new Transport(this.config, this.auth, loadNodePath);
+    // The rate budget is in use only with a rate to share.
+    const rated = options.lookupRate !== undefined || options.createRate !== undefined;
+    const rateBudget = rated ? options.rateBudget : undefined;
+    const sharedRates = rateBudget && { budget: rateBudget, health: health.of('rate budget') };
+    this.transport = new Transport(this.config, this.auth, loadNodePath, sharedRates);
     this.poller = new Poller(this.config.polling, this.config.telemetry);
     health.configure({
       journal: options.journal !== undefined,
       'token store': options.tokenStore !== undefined,
       'callback bus': options.callbackBus !== undefined,
+      'rate budget': rateBudget !== undefined,
     });
     this.health = health;
     this.journal = new JournalKeeper(options.journal, health.of('journal'), this.config);

@@ -53,6 +53,7 @@ export type {
 } from './contracts/hooks';
 export type { Journal, JournalEntry, JournalOutcome, JournalRecord } from './contracts/journal';
 export type { ProductName } from './contracts/product';
+export type { RateClass, SharedRateBudget } from './contracts/rate-budget';
 export type {
   AttemptTrace,
   CallbackStart,

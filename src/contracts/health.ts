@@ -1,5 +1,5 @@
 /**
- * What a shared component (journal keeper, token cache, callback bus) reports to the
+ * What a shared component (journal keeper, token cache, callback bus, rate budget) reports to the
  * client's health, after each call to shared state: failed, or answered. Internal: not
  * exported from the package.
  */
@@ -33,4 +33,10 @@ export interface SharedStateHealthReport {
   journal: ComponentStatus;
   tokenStore: ComponentStatus;
   callbackBus: ComponentStatus;
+  /**
+   * The budget of `lookupRate` and `createRate` shared by every instance (`rateBudget`):
+   * present only when one is configured. `unavailable` or `failing`: each process keeps
+   * its own rates meanwhile.
+   */
+  rateBudget?: ComponentStatus;
 }

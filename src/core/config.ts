@@ -132,6 +132,12 @@ export function resolveConfig(options: MomoClientOptions): Config {
     need(isPositive(options[key]), key, 'must be a positive number per second');
   }
   need(
+    options.rateBudget === undefined ||
+      typeof (options.rateBudget as { reserve?: unknown } | null)?.reserve === 'function',
+    'rateBudget',
+    'must be an object with reserve() (createRedisState().rateBudget)',
+  );
+  need(
     options.tokenRefreshWindowMs === undefined ||
       (Number.isFinite(options.tokenRefreshWindowMs) && options.tokenRefreshWindowMs >= 0),
     'tokenRefreshWindowMs',

@@ -2,6 +2,7 @@ import type { CallbackBus } from '../contracts/callback-bus';
 import type { ClientHooks, Logger, LogLevel } from '../contracts/hooks';
 import type { Journal } from '../contracts/journal';
 import type { ProductName } from '../contracts/product';
+import type { SharedRateBudget } from '../contracts/rate-budget';
 import type { Telemetry } from '../contracts/telemetry';
 import type { TokenStore } from '../contracts/token-store';
 
@@ -118,6 +119,14 @@ export interface MomoClientOptions {
    * `lookupRate`'s. Default: unlimited.
    */
   createRate?: number | undefined;
+  /**
+   * Shares `lookupRate` and `createRate` with every instance given the same budget
+   * (`createRedisState(redis).rateBudget`): the provider caps the partner, not a
+   * process, so N processes together stay at most at the rate in any sliding second.
+   * While it cannot be reached, each process keeps its own rate (`momo.health().rateBudget`).
+   * Give every instance the same rates. Without `lookupRate` or `createRate` it shares nothing.
+   */
+  rateBudget?: SharedRateBudget | undefined;
   /**
    * Refresh an access token this long before it expires (the provider asks for about 10
    * minutes); at most half a token's lifetime. Default 600 000.

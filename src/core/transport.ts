@@ -1,5 +1,6 @@
 import { isApiError, isMomoError, type MomoError } from '../errors';
 import { Admission } from './admission/admission';
+import type { SharedBudgetSettings } from './admission/shared-budget';
 import { landedAnswer, readAnswer } from './answer';
 import { queueTimeout, sendFailure, tokenFailure } from './attempt';
 import type { Authorization, Authorizer, CallInput, CallResult } from './call';
@@ -28,10 +29,12 @@ export class Transport {
     config: Config,
     auth: Authorizer,
     nodePath?: (maxSockets: number) => Promise<NodePath | undefined>,
+    sharedRates?: SharedBudgetSettings,
   ) {
     this.#config = config;
     this.#auth = auth;
-    this.#admission = new Admission(config.admission, queueTimeout);
+    const admission = sharedRates ? { ...config.admission, shared: sharedRates } : config.admission;
+    this.#admission = new Admission(admission, queueTimeout);
     this.#sender = new ChosenSender({
       fetch: config.fetch,
       nodePath: nodePath && (() => nodePath(config.maxSockets)),

@@ -3,13 +3,14 @@
  * access tokens with a cross-process refresh lock, confirmed callbacks fanned out to
  * every instance's waits, and a durable journal of operations in flight. Bring your
  * own client: node-redis (v4, v5; createClient or createCluster) or ioredis (v5; Redis
- * or Cluster); none is bundled. And a batch store on which several processes run one
- * batch together. docs/redis.md: cluster setup, hash tags, health.
+ * or Cluster); none is bundled. A batch store on which several processes run one
+ * batch together, and one request budget (`lookupRate`, `createRate`) for them all. docs/redis.md: cluster setup, hash tags, health.
  */
 import { RedisBatchStore } from './batch-store';
 import { RedisCallbackBus } from './callback-bus';
 import { type RedisClient, RedisConnection } from './connection';
 import { RedisJournal, type RedisJournalOptions } from './journal';
+import { RedisRateBudget } from './rate-budget';
 import { RedisTokenStore } from './token-store';
 
 export { RedisBatchStore, type RedisBatchStoreOptions, redisBatchStore } from './batch-store';
@@ -25,6 +26,7 @@ export {
   RedisUnavailableError,
 } from './connection';
 export { RedisJournal, type RedisJournalOptions } from './journal';
+export { RedisRateBudget } from './rate-budget';
 export { RedisTokenStore } from './token-store';
 
 /** The three shared parts on one client, ready for `MomoClient`'s options. */
@@ -34,6 +36,8 @@ export interface RedisState {
   journal: RedisJournal;
   /** Batches several processes run together (`momo.batches.run(items, { id, store })`). */
   batchStore: RedisBatchStore;
+  /** One `lookupRate` and `createRate` for every instance (the client option `rateBudget`). */
+  rateBudget: RedisRateBudget;
   /** Closes the callback subscriber connection; the client you passed stays yours. */
   close(): Promise<void>;
 }
@@ -41,7 +45,7 @@ export interface RedisState {
 /**
  * `const shared = createRedisState(redis, { prefix: 'shop:' })`, then
  * `new MomoClient({ ...options, tokenStore: shared.tokenStore, callbackBus:
- * shared.callbackBus, journal: shared.journal })`.
+ * shared.callbackBus, journal: shared.journal, rateBudget: shared.rateBudget, lookupRate: 90 })`.
  */
 export function createRedisState(
   client: RedisClient,
@@ -55,6 +59,7 @@ export function createRedisState(
     callbackBus,
     journal: new RedisJournal(connection, retentionMs === undefined ? {} : { retentionMs }),
     batchStore: new RedisBatchStore(connection),
+    rateBudget: new RedisRateBudget(connection),
     close: () => callbackBus.close(),
   };
 }

@@ -5,12 +5,15 @@ import type {
 } from '../contracts/health';
 import type { Log } from '../core/logger';
 
-type Component = 'journal' | 'token store' | 'callback bus';
+type Component = 'journal' | 'token store' | 'callback bus' | 'rate budget';
 const REPORT_KEY = {
   journal: 'journal',
   'token store': 'tokenStore',
   'callback bus': 'callbackBus',
+  'rate budget': 'rateBudget',
 } as const;
+/** Reported only when configured (`rateBudget`): a client without one has no such part. */
+const OPTIONAL = new Set<Component>(['rate budget']);
 
 /** A failing (not unreachable) component is reported again after this long. */
 const REPEAT_FAILING_MS = 60_000;
@@ -32,7 +35,7 @@ interface Tracked extends ComponentStatus {
 }
 
 /**
- * Health of a client's shared state (token store, callback bus, journal), each component
+ * Health of a client's shared state (token store, callback bus, journal, rate budget), each component
  * apart: one warning when one becomes unavailable, one info line when it is back, whatever
  * the others do; a failing one logs an error, repeated every minute while it lasts.
  */
@@ -115,6 +118,7 @@ export class SharedStateHealth {
   report(): SharedStateHealthReport {
     const report = {} as SharedStateHealthReport;
     for (const [name, { loggedAt: _, ...status }] of this.#components) {
+      if (status.state === 'in-process' && OPTIONAL.has(name)) continue;
       report[REPORT_KEY[name]] = status;
     }
     return report;

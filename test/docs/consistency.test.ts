@@ -41,6 +41,7 @@ describe('momo.health()', () => {
     'journal',
     'tokenStore',
     'callbackBus',
+    'rateBudget',
   ]);
 
   it('is described with its real states and component names', () => {

@@ -2,6 +2,7 @@ import { isTimeoutError, isValidationError, MomoClient } from 'momo-partner-sdk'
 import { afterEach, describe, expect, it } from 'vitest';
 import { transferBody } from '../support/fake-service';
 import { startLoopbackService } from '../support/loopback-service';
+import { ARRIVAL_JITTER_MS, mostInWindow } from '../support/sliding-window';
 
 // The admission stage every attempt passes before it is sent: lookupRate for every GET the
 // provider counts, createRate for creating calls, maxConcurrency for all. Real timers and
@@ -14,22 +15,6 @@ afterEach(async () => {
 });
 
 const N = 5;
-/**
- * How much sooner than sent a request may reach the loopback server's handler in the
- * worst case on a busy machine: the server's count is taken over a second this much shorter.
- */
-const ARRIVAL_JITTER_MS = 25;
-
-/** The most times within any closed window of `windowMs` (a sliding second by default). */
-function mostInWindow(times: readonly number[], windowMs = 1_000): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let most = 0;
-  for (let i = 0, j = 0; i < sorted.length; i++) {
-    while ((sorted[i] as number) - (sorted[j] as number) > windowMs) j++;
-    most = Math.max(most, i - j + 1);
-  }
-  return most;
-}
 
 const json = (res: import('node:http').ServerResponse, status: number, body: unknown) => {
   res.statusCode = status;

@@ -1,9 +1,11 @@
+import type { RateClass } from '../../contracts/rate-budget';
 import type { CallPlan } from '../call-plan';
 import type { Operation } from '../operation';
 import type { Answer } from '../port';
 import { type RateBudget, SlidingWindowBudget } from './budget';
 import { Entry, Lane } from './lane';
 import { ProviderPace } from './pace';
+import { ReservedBudget, type SharedBudgetSettings } from './shared-budget';
 
 export interface AdmissionSettings {
   /** Requests in flight at once, every class together (`maxConcurrency`). */
@@ -16,6 +18,8 @@ export interface AdmissionSettings {
   maxLookupsInFlight: number;
   /** Budgets kept elsewhere (e.g. shared by several processes), in place of the rates'. */
   budgets?: { create?: RateBudget; lookup?: RateBudget } | undefined;
+  /** `rateBudget`: the rates' budgets shared by every process (undefined: this process's own). */
+  shared?: SharedBudgetSettings | undefined;
 }
 
 /** A wait's lookup still queued when the wait's deadline passed (the poller throws WaitTimeoutError). */
@@ -47,14 +51,19 @@ export class Admission {
     timedOut: (plan: CallPlan<unknown>, n: number, option: string | undefined) => unknown,
   ) {
     this.#max = settings.maxConcurrency;
-    const { budgets } = settings;
+    const { budgets, shared } = settings;
+    const budgetOf = (kind: RateClass, rate: number | undefined): RateBudget | undefined => {
+      if (rate === undefined) return undefined;
+      if (shared === undefined) return new SlidingWindowBudget(rate);
+      return new ReservedBudget(shared, kind, rate, () => this.#pump());
+    };
     const create = new Lane({
       option: 'createRate',
-      budget: budgets?.create ?? budgetOf(settings.createRate),
+      budget: budgets?.create ?? budgetOf('create', settings.createRate),
     });
     const lookup = new Lane({
       option: 'lookupRate',
-      budget: budgets?.lookup ?? budgetOf(settings.lookupRate),
+      budget: budgets?.lookup ?? budgetOf('lookup', settings.lookupRate),
       pace: new ProviderPace(),
       maxInFlight: settings.maxLookupsInFlight,
     });
@@ -175,8 +184,4 @@ export class Admission {
     this.#timer = undefined;
     this.#timerAt = Number.POSITIVE_INFINITY;
   }
-}
-
-function budgetOf(rate: number | undefined): RateBudget | undefined {
-  return rate === undefined ? undefined : new SlidingWindowBudget(rate);
 }

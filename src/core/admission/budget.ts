@@ -40,12 +40,23 @@ export class SlidingWindowBudget implements RateBudget {
   }
 
   take(now: number): number {
+    const wait = this.wait(now);
+    if (wait > 0) return wait;
+    this.note(now);
+    return 0;
+  }
+
+  /** How many ms until the next call may go (0: now), taking nothing. */
+  wait(now: number): number {
     const oldest = this.#ring[this.#oldest] as number;
     const wait = Math.max(this.#nextAt - now, oldest + WINDOW_MS + SAFETY_MARGIN_MS - now);
-    if (wait > 0) return Math.ceil(wait);
+    return wait > 0 ? Math.ceil(wait) : 0;
+  }
+
+  /** Counts a call that went at `now` by another budget's leave (a shared one's). */
+  note(now: number): void {
     this.#ring[this.#oldest] = now;
     this.#oldest = (this.#oldest + 1) % this.#ring.length;
     this.#nextAt = Math.max(this.#nextAt, now) + this.#spacingMs;
-    return 0;
   }
 }

@@ -20,6 +20,10 @@ export interface InitInput {
   callbackUrl?: string;
   /** Serve `momo.callbacks.handler()` on a loopback port. */
   serveCallbacks?: boolean;
+  lookupRate?: number;
+  createRate?: number;
+  /** Share the rates through Redis (`rateBudget: shared.rateBudget`). */
+  shareRates?: boolean;
 }
 
 const PAYEE_OK = '46733123459';
@@ -52,6 +56,9 @@ const handlers: Record<string, (input: never) => Promise<unknown>> = {
       ...input.simulator,
       ...(input.polling ? { polling: input.polling } : {}),
       ...(input.callbackUrl ? { callbackUrl: input.callbackUrl } : {}),
+      ...(input.lookupRate ? { lookupRate: input.lookupRate } : {}),
+      ...(input.createRate ? { createRate: input.createRate } : {}),
+      ...(input.shareRates ? { rateBudget: shared.rateBudget } : {}),
       tokenStore: shared.tokenStore,
       callbackBus: shared.callbackBus,
       journal: shared.journal,

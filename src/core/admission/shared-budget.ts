@@ -1,0 +1,102 @@
+import type { ComponentHealth } from '../../contracts/health';
+import type { RateClass, SharedRateBudget } from '../../contracts/rate-budget';
+import { type RateBudget, SAFETY_MARGIN_MS, SlidingWindowBudget } from './budget';
+
+/**
+ * How late after its moment a reservation may still be used (a timer firing late, an
+ * event loop busy for a moment). Reservations are spaced this much wider than the
+ * in-process budget's, so that a call sent up to this late still never makes N + 1 in a
+ * sliding second; one used later is lost instead, and a new one is asked for
+ * (docs/assumptions.md, G13).
+ */
+export const LATE_MS = 20;
+/** After the shared budget failed, the process's own budget decides this long before it is asked again. */
+const ASK_AGAIN_MS = 1_000;
+
+/** The `rateBudget` option, and where its failures are reported (`momo.health().rateBudget`). */
+export interface SharedBudgetSettings {
+  budget: SharedRateBudget;
+  health: ComponentHealth;
+}
+
+/**
+ * A class's budget shared by every process (the `rateBudget` option): one reservation
+ * at a time is asked for while calls of the class wait, and the class's next call goes
+ * at its moment. The stage is woken (`wake`) when a reservation comes. When the shared
+ * budget fails, the process's own budget decides (as without `rateBudget`) until it
+ * answers again; it counts every call this process sent, and a call goes only once both
+ * allow it, so that neither switch makes a burst.
+ */
+export class ReservedBudget implements RateBudget {
+  readonly #shared: SharedRateBudget;
+  readonly #kind: RateClass;
+  readonly #rate: number;
+  readonly #health: ComponentHealth;
+  readonly #wake: () => void;
+  readonly #local: SlidingWindowBudget;
+  readonly #spacingMs: number;
+  /** The moment of the reservation held (undefined: none). */
+  #at: number | undefined;
+  #asking = false;
+  /** The shared budget failed last: the local one decides until it answers again. */
+  #down = false;
+  #askAgainAt = 0;
+
+  constructor(settings: SharedBudgetSettings, kind: RateClass, rate: number, wake: () => void) {
+    this.#shared = settings.budget;
+    this.#health = settings.health;
+    this.#kind = kind;
+    this.#rate = rate;
+    this.#wake = wake;
+    this.#local = new SlidingWindowBudget(rate);
+    this.#spacingMs = 1_000 / rate;
+  }
+
+  take(now: number): number {
+    if (this.#down) {
+      if (!this.#asking && now >= this.#askAgainAt) this.#ask();
+      return this.#local.take(now);
+    }
+    const at = this.#at;
+    if (at !== undefined) {
+      // At its moment, and once this process's own calls allow it (right after an outage).
+      const wait = Math.max(at - now, this.#local.wait(now));
+      if (now + wait <= at + LATE_MS) {
+        if (wait > 0) return Math.ceil(wait);
+        this.#at = undefined;
+        this.#local.note(now);
+        return 0;
+      }
+      this.#at = undefined; // too late to be used safely: lost, a new one is asked for
+    }
+    // This process's own last second first: the shared budget did not see the calls it
+    // sent on its own while the shared one failed.
+    const own = this.#local.wait(now);
+    if (own > this.#spacingMs) return own;
+    if (!this.#asking) this.#ask();
+    return Number.POSITIVE_INFINITY; // until `wake`
+  }
+
+  #ask(): void {
+    this.#asking = true;
+    const margin = SAFETY_MARGIN_MS + LATE_MS;
+    new Promise<number>((resolve) => resolve(this.#shared.reserve(this.#kind, this.#rate, margin)))
+      .then((at) => {
+        if (typeof at !== 'number' || !Number.isFinite(at)) {
+          throw new TypeError('rateBudget.reserve() did not resolve with a time');
+        }
+        this.#at = at;
+        this.#down = false;
+        this.#health.ok();
+      })
+      .catch((error: unknown) => {
+        this.#down = true;
+        this.#askAgainAt = Date.now() + ASK_AGAIN_MS;
+        this.#health.failed(error);
+      })
+      .finally(() => {
+        this.#asking = false;
+        this.#wake();
+      });
+  }
+}
