@@ -8,10 +8,10 @@ export {
 export { Batches } from './batches/batches';
 export { fileBatchStore } from './batches/file-store';
 export { memoryBatchStore } from './batches/memory-store';
-export type { BatchOperation } from './batches/operations';
 export type {
   BatchItem,
   BatchItemStatus,
+  BatchOperation,
   BatchProgress,
   BatchReport,
   BatchReportItem,

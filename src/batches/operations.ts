@@ -6,6 +6,7 @@ import { invoiceBody, paymentBody, preApprovalBody } from '../schemas/collection
 import type { LazySchema } from '../schemas/lazy';
 import { cashTransferBody } from '../schemas/remittance';
 import { refundBody, transferBody } from '../schemas/transactions';
+import type { BatchOperation } from './types';
 
 /** What a batch needs of a final result (every creating call's result has these). */
 export interface FinalLike {
@@ -128,10 +129,17 @@ export const BATCH_OPERATIONS = {
     create: (m, b, o) => m.remittance.cashTransfer(b, o),
     wait: (m, id, o) => m.remittance.waitForCashTransfer(id, o),
   },
-} satisfies Record<string, BatchOperationSpec>;
+} satisfies Record<BatchOperation, BatchOperationSpec>;
 
-/** A creating operation a batch can run (DESIGN 8.1). */
-export type BatchOperation = keyof typeof BATCH_OPERATIONS;
+// The written-out union names exactly the table's operations (a missing or extra one fails
+// to compile here).
+const sameNames: [BatchOperation, keyof typeof BATCH_OPERATIONS] extends [
+  keyof typeof BATCH_OPERATIONS,
+  BatchOperation,
+]
+  ? true
+  : never = true;
+void sameNames;
 
 /** The spec of a named operation, or undefined for one a batch cannot run. */
 export function batchOperation(name: unknown): BatchOperationSpec | undefined {

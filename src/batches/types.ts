@@ -1,5 +1,24 @@
 import type { BatchStore } from '../contracts/batch-store';
-import type { BatchOperation } from './operations';
+
+/**
+ * A creating operation a batch can run (DESIGN 8.1): every one with a status lookup.
+ * Written out (not derived from the runner's table, whose schemas would reach the
+ * published declarations); `src/batches/operations.ts` checks the two agree.
+ */
+export type BatchOperation =
+  | 'disbursement.transfer'
+  | 'disbursement.deposit'
+  | 'disbursement.depositV2'
+  | 'disbursement.refund'
+  | 'disbursement.refundV2'
+  | 'collection.requestToPay'
+  | 'collection.requestToWithdraw'
+  | 'collection.requestToWithdrawV1'
+  | 'collection.preApproval'
+  | 'collection.createInvoice'
+  | 'collection.createPayment'
+  | 'remittance.transfer'
+  | 'remittance.cashTransfer';
 
 /** One row of a batch. */
 export interface BatchItem {
@@ -28,6 +47,7 @@ export interface BatchProgress {
   pending: number;
 }
 
+/** Options of `momo.batches.run(items, options)` (DESIGN 8.1; docs/batches.md). */
 export interface BatchRunOptions {
   /** The batch's id: running it again continues it. */
   id: string;
@@ -69,6 +89,7 @@ export interface BatchReportItem {
   financialTransactionId?: string;
 }
 
+/** The counts of a batch's report, its amounts per currency and its failures by reason code. */
 export interface BatchSummary {
   total: number;
   successful: number;
@@ -82,6 +103,7 @@ export interface BatchSummary {
   failures: Record<string, number>;
 }
 
+/** What `momo.batches.run` resolves to: one entry per item in input order, and a summary. */
 export interface BatchReport {
   summary: BatchSummary;
   items: BatchReportItem[];

@@ -69,11 +69,13 @@ export type ReconcileSummary = { total: number } & Record<ReconcileVerdict, numb
 /** Progress so far: `checked` of `total`, by verdict. */
 export type ReconcileProgress = ReconcileSummary & { checked: number };
 
+/** What `momo.reconcile` resolves to: one verdict per record in input order, and counts. */
 export interface ReconcileResult<R extends ReconcileRecord = ReconcileRecord> {
   items: ReconcileItem<R>[];
   summary: ReconcileSummary;
 }
 
+/** Options of `momo.reconcile(records, options)` (DESIGN 8.2; docs/reconcile.md). */
 export interface ReconcileOptions {
   /** Lookups in flight at once. Default 8; the client's `lookupRate` paces them. */
   concurrency?: number;
