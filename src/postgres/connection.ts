@@ -8,7 +8,9 @@ export interface PostgresResult {
 
 /** A client checked out of the pool (`await pool.connect()`), as node-postgres gives it. */
 export interface PostgresPoolClient {
+  /** Runs one statement on this client's connection (inside its transaction, if any). */
   query(text: string, values?: unknown[]): Promise<PostgresResult>;
+  /** Gives the client back to the pool; with an error, the pool closes its connection. */
   release(error?: Error | boolean): void;
 }
 
@@ -17,7 +19,9 @@ export interface PostgresPoolClient {
  * SDK never imports. Any pool with node-postgres' `query` and `connect` fits.
  */
 export interface PostgresPool {
+  /** Runs one statement on any idle connection (autocommitted). */
   query(text: string, values?: unknown[]): Promise<PostgresResult>;
+  /** Checks a client out of the pool, for a transaction. */
   connect(): Promise<PostgresPoolClient>;
 }
 
@@ -27,6 +31,7 @@ export interface PostgresPool {
  */
 export class PostgresSchemaError extends MomoError {
   override readonly name = 'PostgresSchemaError';
+  /** The schema the SDK was given. */
   readonly schema: string;
 
   constructor(schema: string, message: string) {
