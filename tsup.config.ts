@@ -53,6 +53,12 @@ export default defineConfig([
     external: ['momo-partner-sdk', 'redis', 'ioredis'],
   },
   {
+    // The pg Pool is the partner's own (an optional peer): the SDK never imports pg.
+    entry: { postgres: 'src/postgres/index.ts' },
+    ...library,
+    external: ['momo-partner-sdk', 'pg'],
+  },
+  {
     // @opentelemetry/api is the partner's own (an optional peer): one copy, one global registry.
     entry: { otel: 'src/otel/index.ts' },
     ...library,

@@ -8,6 +8,7 @@ export default defineConfig({
     alias: [
       { find: /^momo-partner-sdk\/testing$/, replacement: src('testing/index.ts') },
       { find: /^momo-partner-sdk\/redis$/, replacement: src('redis/index.ts') },
+      { find: /^momo-partner-sdk\/postgres$/, replacement: src('postgres/index.ts') },
       { find: /^momo-partner-sdk\/otel$/, replacement: src('otel/index.ts') },
       { find: /^momo-partner-sdk$/, replacement: src('index.ts') },
     ],

@@ -19,7 +19,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const ENTRIES = ['index', 'testing/index', 'redis/index', 'otel/index', 'cli/index'];
+const ENTRIES = [
+  'index',
+  'testing/index',
+  'redis/index',
+  'postgres/index',
+  'otel/index',
+  'cli/index',
+];
 const FAILING = ['high', 'critical'];
 const ATTEMPTS = 3;
 const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'));

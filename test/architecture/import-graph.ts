@@ -13,6 +13,7 @@ const SELF: Record<string, string> = {
   'momo-partner-sdk': 'index.ts',
   'momo-partner-sdk/testing': 'testing/index.ts',
   'momo-partner-sdk/redis': 'redis/index.ts',
+  'momo-partner-sdk/postgres': 'postgres/index.ts',
   'momo-partner-sdk/otel': 'otel/index.ts',
 };
 

@@ -31,6 +31,7 @@ const MUST_NOT_IMPORT: Record<string, readonly string[]> = {
     'client.ts',
     'index.ts',
     'redis/',
+    'postgres/',
     'otel/',
     'testing/',
     'cli/',

@@ -26,6 +26,8 @@ import {
   jestSuite,
   journeyCjs,
   journeyEsm,
+  postgresCjs,
+  postgresEsm,
   redisCjs,
   redisEsm,
   runCjs,
@@ -127,6 +129,8 @@ try {
     'import-testing.mjs': importTestingOnly,
     'redis-esm.mjs': redisEsm,
     'redis-cjs.cjs': redisCjs,
+    'postgres-esm.mjs': postgresEsm,
+    'postgres-cjs.cjs': postgresCjs,
     'jest/deposit.test.js': jestSuite,
     'vitest/deposit.test.mjs': vitestSuite,
   };
@@ -157,6 +161,12 @@ try {
   );
   await check('./redis without a Redis client, CJS', () =>
     inConsumer(process.execPath, ['redis-cjs.cjs']),
+  );
+  await check('./postgres without pg, ESM', () =>
+    inConsumer(process.execPath, ['postgres-esm.mjs']),
+  );
+  await check('./postgres without pg, CJS', () =>
+    inConsumer(process.execPath, ['postgres-cjs.cjs']),
   );
   // Jest reports on stderr, vitest on stdout; NO_COLOR keeps it plain.
   const runner = (args, tests = 2) => {

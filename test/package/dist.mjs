@@ -22,6 +22,11 @@ const ALLOWED = {
   'otel.cjs': ['@opentelemetry/api'],
   'otel.d.ts': ['@opentelemetry/api', 'momo-partner-sdk'],
   'otel.d.cts': ['@opentelemetry/api', 'momo-partner-sdk'],
+  // ./postgres: never pg itself (the partner's Pool is passed in); the client by name.
+  'postgres.js': ['momo-partner-sdk', 'node:crypto', 'crypto'],
+  'postgres.cjs': ['momo-partner-sdk', 'node:crypto', 'crypto'],
+  'postgres.d.ts': ['momo-partner-sdk'],
+  'postgres.d.cts': ['momo-partner-sdk'],
 };
 
 /** Node built-ins, with or without `node:` (tsup strips it in the CommonJS build). */
@@ -59,13 +64,13 @@ export function checkDistImports(root) {
   return found.join('; ');
 }
 
-/** Only dist/, docs/, the checkout and framework examples, README, CHANGELOG, LICENSE and package.json are published. */
+/** Only dist/, docs/ (and docs/postgres.sql), the checkout and framework examples, README, CHANGELOG, LICENSE and package.json are published. */
 export function checkPackedFiles(pack) {
   const stray = pack.files
     .map((f) => f.path)
     .filter(
       (p) =>
-        !/^(dist\/|docs\/(images\/)?[\w-]+\.(md|png)$|examples\/(checkout|frameworks)\/[\w.-]+$|README\.md$|CHANGELOG\.md$|package\.json$|LICENSE$)/.test(
+        !/^(dist\/|docs\/(images\/)?[\w-]+\.(md|png)$|docs\/postgres\.sql$|examples\/(checkout|frameworks)\/[\w.-]+$|README\.md$|CHANGELOG\.md$|package\.json$|LICENSE$)/.test(
           p,
         ),
     );

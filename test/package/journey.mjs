@@ -138,3 +138,21 @@ const { RedisTokenStore, createRedisState } = require('momo-partner-sdk/redis');
 ${redisCheck}
 console.log('redis cjs ok');
 `;
+
+// ./postgres loads without pg installed, and shares the main entry's errors.
+const postgresCheck = `
+  if (typeof createPostgresState !== 'function') throw new Error('no createPostgresState');
+  let refused;
+  try { createPostgresState({}); } catch (e) { refused = e; }
+  if (!(refused instanceof ValidationError) || refused.field !== 'pool') throw new Error('./postgres has its own error tree');
+`;
+export const postgresEsm = `import { ValidationError } from 'momo-partner-sdk';
+import { createPostgresState } from 'momo-partner-sdk/postgres';
+${postgresCheck}
+console.log('postgres esm ok');
+`;
+export const postgresCjs = `const { ValidationError } = require('momo-partner-sdk');
+const { createPostgresState } = require('momo-partner-sdk/postgres');
+${postgresCheck}
+console.log('postgres cjs ok');
+`;

@@ -1,0 +1,68 @@
+-- momo-partner-sdk/postgres: the tables db.migrate() creates, for teams that run their own
+-- migrations (Flyway, Liquibase, sqitch, a migrations folder). Rendered for schema "momo";
+-- for another schema, replace "momo" throughout and pass { schema } to createPostgresState.
+-- Run it in one transaction. db.migrate() reads the version in "momo".migrations and then
+-- finds nothing to do; a later release appends a version here (upgrade by running only the
+-- versions above the one recorded). docs/postgres.md explains each table.
+
+CREATE SCHEMA IF NOT EXISTS "momo";
+
+CREATE TABLE IF NOT EXISTS "momo".migrations (
+  version    integer PRIMARY KEY,
+  name       text NOT NULL,
+  applied_at timestamptz NOT NULL DEFAULT now()
+);
+
+-- Version 1: journal, batch items, tokens, locks
+
+-- Operations in flight: one row per reference id, recorded before the call leaves.
+CREATE TABLE "momo".journal (
+  id                 text PRIMARY KEY,        -- the reference id, lower-cased
+  reference_id       text NOT NULL,           -- as sent
+  product            text NOT NULL,
+  operation          text NOT NULL,
+  created_at         bigint NOT NULL,         -- epoch ms, taken just before sending
+  base_url           text NOT NULL,
+  target_environment text NOT NULL,
+  tag                text,
+  outcome            text,                    -- NULL while pending
+  finished_at        bigint,                  -- epoch ms
+  seq                bigint NOT NULL          -- record order (same-millisecond ties)
+);
+CREATE SEQUENCE "momo".journal_seq;
+CREATE INDEX journal_pending ON "momo".journal (created_at, seq) WHERE outcome IS NULL;
+CREATE INDEX journal_finished ON "momo".journal (finished_at) WHERE outcome IS NOT NULL;
+
+-- Batches: one row per item, claimed (with a lease and a fencing token) before its intent.
+CREATE TABLE "momo".batch_items (
+  batch_id                 text NOT NULL,
+  key                      text NOT NULL,
+  claim_owner              text,
+  claim_token              text,            -- '<fence>:<owner>', new on every claim
+  claim_expires            timestamptz,     -- on the database's clock
+  seq                      bigint,          -- first-recorded order; NULL until the intent
+  operation                text,
+  fingerprint              text,
+  reference_id             text,
+  status                   text,            -- SENT, SUCCESSFUL, FAILED; NULL before any
+  reason                   text,
+  financial_transaction_id text,
+  PRIMARY KEY (batch_id, key)
+);
+CREATE SEQUENCE "momo".batch_fence;
+CREATE SEQUENCE "momo".batch_order;
+CREATE INDEX batch_items_order ON "momo".batch_items (batch_id, seq) WHERE seq IS NOT NULL;
+
+-- Access tokens shared by every instance, and their refresh locks.
+CREATE TABLE "momo".tokens (
+  key        text PRIMARY KEY,
+  token      text NOT NULL,                  -- JSON: accessToken, tokenType, expiresAt, issuedAt
+  expires_at bigint NOT NULL                 -- epoch ms
+);
+CREATE TABLE "momo".locks (
+  key        text PRIMARY KEY,
+  holder     text NOT NULL,
+  expires_at timestamptz NOT NULL            -- on the database's clock
+);
+
+INSERT INTO "momo".migrations (version, name) VALUES (1, 'journal, batch items, tokens, locks') ON CONFLICT DO NOTHING;

@@ -1,0 +1,77 @@
+/**
+ * `momo-partner-sdk/postgres`: the SDK's durable state in the partner's own PostgreSQL,
+ * on the partner's `pg.Pool` (node-postgres 8; an optional peer, never bundled): the
+ * journal of operations in flight, a batch store on which several processes run one
+ * batch together (leases and fencing tokens), and shared access tokens with one refresh
+ * lock. Everything is durable once its statement commits. docs/postgres.md: the schema,
+ * the guarantees beside Redis', running your own migrations (docs/postgres.sql).
+ */
+import { PostgresBatchStore } from './batch-store';
+import {
+  checkPool,
+  checkSchema,
+  PostgresConnection,
+  type PostgresPool,
+  positiveMs,
+} from './connection';
+import { PostgresJournal } from './journal';
+import { migrate } from './migrations';
+import { PostgresTokenStore } from './token-store';
+
+export { PostgresBatchStore } from './batch-store';
+export {
+  type PostgresPool,
+  type PostgresPoolClient,
+  type PostgresResult,
+  PostgresSchemaError,
+} from './connection';
+export { PostgresJournal } from './journal';
+export { PostgresTokenStore } from './token-store';
+
+/** Options of `createPostgresState(pool, options)`. */
+export interface PostgresStateOptions {
+  /** The schema the SDK's tables live in (created by `migrate()`). Default `momo`. */
+  schema?: string;
+  /** How long a finished journal entry stays readable (late callbacks, audits). Default 24 hours. */
+  retentionMs?: number;
+  /**
+   * How long a batch item's claim lasts without renewal: a process that died holding
+   * items gives them up this long after its last renewal. Default 60 000.
+   */
+  leaseMs?: number;
+}
+
+/** The SDK's state on one pool, ready for `MomoClient`'s options and `momo.batches.run`. */
+export interface PostgresState {
+  journal: PostgresJournal;
+  /** Batches several processes run together (`momo.batches.run(items, { id, store })`). */
+  batchStore: PostgresBatchStore;
+  tokenStore: PostgresTokenStore;
+  /** Creates or upgrades the tables in the schema; idempotent, safe on many instances at once. */
+  migrate(): Promise<void>;
+  /** Releases what the state holds of its own; the pool stays the partner's. */
+  close(): Promise<void>;
+}
+
+/**
+ * `const db = createPostgresState(pool, { schema: 'momo' }); await db.migrate();` then
+ * `new MomoClient({ ...options, tokenStore: db.tokenStore, journal: db.journal })`.
+ * A pool that is not a pg Pool, or a bad option: a ValidationError naming it, nothing sent.
+ */
+export function createPostgresState(
+  pool: PostgresPool,
+  options: PostgresStateOptions = {},
+): PostgresState {
+  const db = new PostgresConnection(checkPool(pool), checkSchema(options.schema ?? 'momo'));
+  const retentionMs = positiveMs('retentionMs', options.retentionMs ?? 24 * 60 * 60 * 1000);
+  const leaseMs = positiveMs('leaseMs', options.leaseMs ?? 60_000);
+  // The transactional outbox (DESIGN 8.4: `outbox`) joins here, on the same connection;
+  // its LISTEN client is what `close()` will release.
+  return {
+    journal: new PostgresJournal(db, retentionMs),
+    batchStore: new PostgresBatchStore(db, leaseMs),
+    tokenStore: new PostgresTokenStore(db),
+    migrate: () => migrate(db),
+    close: async () => {},
+  };
+}

@@ -1,0 +1,111 @@
+import type { Journal, JournalEntry, JournalOutcome, JournalRecord } from 'momo-partner-sdk';
+import { referenceKey } from '../core/reference-id';
+import type { PostgresConnection } from './connection';
+
+/** Finished entries older than the retention are deleted at most this often per journal. */
+const SWEEP_EVERY_MS = 60_000;
+
+const COLUMNS =
+  'reference_id, product, operation, created_at, base_url, target_environment, tag, outcome, finished_at';
+
+/**
+ * The journal in the partner's PostgreSQL: shared by every instance, and an entry is
+ * durable once `record()` returns (its statement committed). One row per reference id;
+ * pending entries have no outcome; finished ones stay readable for `retentionMs`, then
+ * are deleted. No secrets, no personal data.
+ */
+export class PostgresJournal implements Journal {
+  readonly #db: PostgresConnection;
+  readonly #retentionMs: number;
+  #sweptAt = 0;
+
+  constructor(db: PostgresConnection, retentionMs: number) {
+    this.#db = db;
+    this.#retentionMs = retentionMs;
+  }
+
+  /** A new row, or a finished one recorded again (a new seq: the newest record); a pending one is kept. */
+  async record(entry: JournalRecord): Promise<void> {
+    const journal = this.#db.table('journal');
+    const seq = `nextval('${this.#db.table('journal_seq')}')`;
+    await this.#db.query(
+      `INSERT INTO ${journal} AS j (id, ${COLUMNS}, seq)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULL, NULL, ${seq})
+       ON CONFLICT (id) DO UPDATE SET reference_id = EXCLUDED.reference_id,
+         product = EXCLUDED.product, operation = EXCLUDED.operation,
+         created_at = EXCLUDED.created_at, base_url = EXCLUDED.base_url,
+         target_environment = EXCLUDED.target_environment, tag = EXCLUDED.tag,
+         outcome = NULL, finished_at = NULL, seq = ${seq}
+       WHERE j.outcome IS NOT NULL`,
+      [
+        referenceKey(entry.referenceId),
+        entry.referenceId,
+        entry.product,
+        entry.operation,
+        entry.createdAt,
+        entry.baseUrl,
+        entry.targetEnvironment,
+        entry.tag ?? null,
+      ],
+    );
+  }
+
+  /** The first outcome wins; an id the journal does not hold is left alone. */
+  async finish(referenceId: string, outcome: JournalOutcome, finishedAt: number): Promise<void> {
+    await this.#db.query(
+      `UPDATE ${this.#db.table('journal')} SET outcome = $2, finished_at = $3
+       WHERE id = $1 AND outcome IS NULL`,
+      [referenceKey(referenceId), outcome, finishedAt],
+    );
+    await this.#sweep(finishedAt);
+  }
+
+  async get(referenceId: string): Promise<JournalEntry | undefined> {
+    const { rows } = await this.#db.query(
+      `SELECT ${COLUMNS} FROM ${this.#db.table('journal')}
+       WHERE id = $1 AND (outcome IS NULL OR finished_at > $2)`,
+      [referenceKey(referenceId), Date.now() - this.#retentionMs],
+    );
+    return rows[0] ? toEntry(rows[0]) : undefined;
+  }
+
+  async pending(): Promise<JournalEntry[]> {
+    const { rows } = await this.#db.query(
+      `SELECT ${COLUMNS} FROM ${this.#db.table('journal')}
+       WHERE outcome IS NULL ORDER BY created_at, seq`,
+    );
+    return rows.map(toEntry);
+  }
+
+  /** Deletes the entries finished longer ago than the retention (at most once a minute). */
+  async #sweep(now: number): Promise<void> {
+    if (now - this.#sweptAt < SWEEP_EVERY_MS) return;
+    this.#sweptAt = now;
+    await this.#db.query(
+      `DELETE FROM ${this.#db.table('journal')} WHERE outcome IS NOT NULL AND finished_at <= $1`,
+      [now - this.#retentionMs],
+    );
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `PostgresJournal { schema: '${this.#db.schema}' }`;
+  }
+}
+
+/** A row as an entry (bigint columns come back as strings from node-postgres). */
+function toEntry(row: Record<string, unknown>): JournalEntry {
+  const entry = {
+    product: row.product,
+    operation: row.operation,
+    referenceId: row.reference_id,
+    createdAt: Number(row.created_at),
+    baseUrl: row.base_url,
+    targetEnvironment: row.target_environment,
+  } as JournalEntry;
+  if (typeof row.tag === 'string') entry.tag = row.tag;
+  if (typeof row.outcome === 'string') {
+    entry.outcome = row.outcome as JournalOutcome;
+    entry.finishedAt = Number(row.finished_at);
+  }
+  return entry;
+}

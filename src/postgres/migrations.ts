@@ -1,0 +1,136 @@
+import { type PostgresConnection, PostgresSchemaError } from './connection';
+
+/**
+ * The SDK's tables, one migration per version, in order; `{schema}` stands for the quoted
+ * schema. A release only ever appends a migration: `migrate()` applies those above the
+ * version recorded in `<schema>.migrations`. docs/postgres.sql is these, rendered for
+ * schema `momo` (a test keeps it so).
+ */
+export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+  {
+    version: 1,
+    name: 'journal, batch items, tokens, locks',
+    sql: `
+-- Operations in flight: one row per reference id, recorded before the call leaves.
+CREATE TABLE {schema}.journal (
+  id                 text PRIMARY KEY,        -- the reference id, lower-cased
+  reference_id       text NOT NULL,           -- as sent
+  product            text NOT NULL,
+  operation          text NOT NULL,
+  created_at         bigint NOT NULL,         -- epoch ms, taken just before sending
+  base_url           text NOT NULL,
+  target_environment text NOT NULL,
+  tag                text,
+  outcome            text,                    -- NULL while pending
+  finished_at        bigint,                  -- epoch ms
+  seq                bigint NOT NULL          -- record order (same-millisecond ties)
+);
+CREATE SEQUENCE {schema}.journal_seq;
+CREATE INDEX journal_pending ON {schema}.journal (created_at, seq) WHERE outcome IS NULL;
+CREATE INDEX journal_finished ON {schema}.journal (finished_at) WHERE outcome IS NOT NULL;
+
+-- Batches: one row per item, claimed (with a lease and a fencing token) before its intent.
+CREATE TABLE {schema}.batch_items (
+  batch_id                 text NOT NULL,
+  key                      text NOT NULL,
+  claim_owner              text,
+  claim_token              text,            -- '<fence>:<owner>', new on every claim
+  claim_expires            timestamptz,     -- on the database's clock
+  seq                      bigint,          -- first-recorded order; NULL until the intent
+  operation                text,
+  fingerprint              text,
+  reference_id             text,
+  status                   text,            -- SENT, SUCCESSFUL, FAILED; NULL before any
+  reason                   text,
+  financial_transaction_id text,
+  PRIMARY KEY (batch_id, key)
+);
+CREATE SEQUENCE {schema}.batch_fence;
+CREATE SEQUENCE {schema}.batch_order;
+CREATE INDEX batch_items_order ON {schema}.batch_items (batch_id, seq) WHERE seq IS NOT NULL;
+
+-- Access tokens shared by every instance, and their refresh locks.
+CREATE TABLE {schema}.tokens (
+  key        text PRIMARY KEY,
+  token      text NOT NULL,                  -- JSON: accessToken, tokenType, expiresAt, issuedAt
+  expires_at bigint NOT NULL                 -- epoch ms
+);
+CREATE TABLE {schema}.locks (
+  key        text PRIMARY KEY,
+  holder     text NOT NULL,
+  expires_at timestamptz NOT NULL            -- on the database's clock
+);
+`,
+  },
+];
+
+/** The latest version this release knows. */
+export const LATEST = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+
+/** One migration's SQL for `schema` (already checked). */
+export function render(sql: string, schema: string): string {
+  return sql.replaceAll('{schema}', `"${schema}"`);
+}
+
+/** Everything `migrate()` runs, as one script for teams that run their own migrations. */
+export function migrationScript(schema: string): string {
+  const parts = [
+    `CREATE SCHEMA IF NOT EXISTS "${schema}";`,
+    `CREATE TABLE IF NOT EXISTS "${schema}".migrations (\n  version    integer PRIMARY KEY,\n  name       text NOT NULL,\n  applied_at timestamptz NOT NULL DEFAULT now()\n);`,
+  ];
+  for (const { version, name, sql } of MIGRATIONS) {
+    parts.push(`-- Version ${version}: ${name}`, render(sql, schema).trim());
+    parts.push(
+      `INSERT INTO "${schema}".migrations (version, name) VALUES (${version}, '${name}') ON CONFLICT DO NOTHING;`,
+    );
+  }
+  return `${parts.join('\n\n')}\n`;
+}
+
+/**
+ * Creates or upgrades the tables, in one transaction under a transaction-scoped advisory
+ * lock on the schema's name: instances starting at once run it one after the other, and
+ * the later ones find nothing to do. A schema newer than this release: PostgresSchemaError.
+ */
+export async function migrate(db: PostgresConnection): Promise<void> {
+  const client = await db.pool.connect();
+  let failed: unknown;
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+      `momo-partner-sdk:${db.schema}`,
+    ]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS "${db.schema}"`);
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS ${db.table('migrations')} (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
+    const { rows } = await client.query(
+      `SELECT coalesce(max(version), 0) AS version FROM ${db.table('migrations')}`,
+    );
+    const current = Number(rows[0]?.version ?? 0);
+    if (current > LATEST) {
+      throw new PostgresSchemaError(
+        db.schema,
+        `Schema "${db.schema}" is at version ${current}; this release of momo-partner-sdk knows up to ${LATEST}: upgrade the SDK`,
+      );
+    }
+    for (const { version, name, sql } of MIGRATIONS) {
+      if (version <= current) continue;
+      await client.query(render(sql, db.schema));
+      await client.query(`INSERT INTO ${db.table('migrations')} (version, name) VALUES ($1, $2)`, [
+        version,
+        name,
+      ]);
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    failed = error;
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    // A refusal of ours leaves the connection sound; any other failure retires it.
+    client.release(
+      failed instanceof Error && !(failed instanceof PostgresSchemaError) ? failed : undefined,
+    );
+  }
+}
