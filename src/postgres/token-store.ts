@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { ReleaseLock, StoredToken, TokenStore } from 'momo-partner-sdk';
 import type { PostgresConnection } from './connection';
 
@@ -51,7 +50,7 @@ export class PostgresTokenStore implements TokenStore {
   /** Takes the lock row when free or expired; its release deletes it only for this holder. */
   async lock(key: string, ttlMs: number): Promise<ReleaseLock | undefined> {
     const locks = this.#db.table('locks');
-    const holder = randomUUID();
+    const holder = crypto.randomUUID();
     const { rows } = await this.#db.query(
       `INSERT INTO ${locks} AS l (key, holder, expires_at)
        VALUES ($1, $2, clock_timestamp() + make_interval(secs => $3::float8 / 1000))
