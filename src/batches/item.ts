@@ -18,10 +18,14 @@ import type { SettleLearner } from './settle';
 import type { ProgressCounts } from './summary';
 import type { BatchItemStatus, BatchRunOptions } from './types';
 
-/** What the run keeps of an item between its passes: small, never its body. */
-export interface Slot {
-  key: string;
-  operation: string;
+/**
+ * What the run keeps of an item between its passes: small, never its body. A class whose
+ * fields all exist from the start, so each slot is one compact object (bench: "batch of
+ * 100,000 streamed: peak RSS growth").
+ */
+export class Slot {
+  readonly key: string;
+  readonly operation: string;
   spec?: BatchOperationSpec;
   fingerprint?: string;
   /** Its record in the store: its reference id, and whether the provider has it. */
@@ -31,6 +35,11 @@ export interface Slot {
   status?: BatchItemStatus;
   reason?: string;
   financialTransactionId?: string;
+
+  constructor(key: string, operation: string) {
+    this.key = key;
+    this.operation = operation;
+  }
 }
 
 /** What the items' task shares for the run. */
@@ -191,7 +200,12 @@ async function send(
     (options.secret
       ? await derivedReferenceId(options.secret, handle.id, slot.key)
       : randomReferenceId());
-  const intent = { key: slot.key, operation: slot.operation, fingerprint: print, referenceId };
+  const intent = {
+    key: slot.key,
+    operation: slot.operation,
+    fingerprint: slot.fingerprint,
+    referenceId,
+  };
   const record = await claim.write((t) => handle.recordIntent(intent, t));
   if (!record) return ['UNRESOLVED', TAKEN_OVER];
   if (record.fingerprint !== print) return ['REJECTED', usedKey(slot.key)];

@@ -80,13 +80,10 @@ export class LocalHandle implements BatchHandle {
   async recordOutcome(key: string, outcome: BatchOutcome, token: BatchClaimToken) {
     const record = this.#records.get(key);
     if (!record || !this.#holds(key, token)) return false;
-    const kept: BatchOutcome = { status: outcome.status };
-    if (outcome.reason !== undefined) kept.reason = outcome.reason;
-    if (outcome.financialTransactionId !== undefined) {
-      kept.financialTransactionId = outcome.financialTransactionId;
-    }
+    const kept = compactOutcome(outcome);
     this.#log.outcome(key, kept);
-    record.outcome = kept;
+    // A new record rather than an added property: 100,000 records stay compact objects.
+    this.#records.set(key, { ...record, outcome: kept });
     return true;
   }
 
@@ -97,6 +94,20 @@ export class LocalHandle implements BatchHandle {
   #holds(key: string, token: BatchClaimToken): boolean {
     return this.#leases.get(key)?.token === token;
   }
+}
+
+/**
+ * The outcome without absent fields, built on an empty literal (whose four in-object slots
+ * hold it: a literal given one property and then more keeps the others outside).
+ */
+function compactOutcome(outcome: BatchOutcome): BatchOutcome {
+  const kept = {} as BatchOutcome;
+  kept.status = outcome.status;
+  if (outcome.reason !== undefined) kept.reason = outcome.reason;
+  if (outcome.financialTransactionId !== undefined) {
+    kept.financialTransactionId = outcome.financialTransactionId;
+  }
+  return kept;
 }
 
 function copy(record: BatchRecord): BatchRecord {

@@ -56,7 +56,7 @@ export function uuidV4(bytes: Uint8Array): string {
   const b = bytes.slice(0, 16);
   b[6] = (b[6]! & 0x0f) | 0x40;
   b[8] = (b[8]! & 0x3f) | 0x80;
-  const hex = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+  const hex = toHex(b);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
@@ -69,7 +69,17 @@ export function randomReferenceId(): string {
 export async function fingerprint(operation: string, body: unknown): Promise<string> {
   const text = JSON.stringify([operation, canonical(body)]);
   const digest = new Uint8Array(await subtle().digest('SHA-256', utf8(text)));
-  return [...digest].map((x) => x.toString(16).padStart(2, '0')).join('');
+  return toHex(digest);
+}
+
+/** Byte → two hex digits, made once: a row's fingerprint makes no 32 throwaway strings. */
+const HEX = Array.from({ length: 256 }, (_, x) => x.toString(16).padStart(2, '0'));
+
+/** Joined (a flat string), not concatenated (a rope of 32 parts, kept per row). */
+function toHex(bytes: Uint8Array): string {
+  const parts = new Array<string>(bytes.length);
+  for (let i = 0; i < bytes.length; i++) parts[i] = HEX[bytes[i] as number] as string;
+  return parts.join('');
 }
 
 function canonical(value: unknown): unknown {
