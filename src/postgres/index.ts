@@ -2,20 +2,33 @@
  * `momo-partner-sdk/postgres`: the SDK's durable state in the partner's own PostgreSQL,
  * on the partner's `pg.Pool` (node-postgres 8; an optional peer, never bundled): the
  * journal of operations in flight, a batch store on which several processes run one
- * batch together (leases and fencing tokens), and shared access tokens with one refresh
- * lock. Everything is durable once its statement commits. docs/postgres.md: the schema,
+ * batch together (leases and fencing tokens), shared access tokens with one refresh
+ * lock, and the transactional outbox (`db.outbox`: intents committed in the partner's
+ * transaction, sent by relays exactly once). Everything is durable once its statement commits. docs/postgres.md: the schema,
  * the guarantees beside Redis', running your own migrations (docs/postgres.sql).
  */
+import {
+  type MomoClient,
+  type OutboxIntent,
+  type OutboxPayment,
+  type OutboxRelay,
+  type OutboxRelayOptions,
+  startOutboxRelay,
+} from 'momo-partner-sdk';
 import { PostgresBatchStore } from './batch-store';
 import {
   checkPool,
   checkSchema,
   PostgresConnection,
   type PostgresPool,
+  type PostgresPoolClient,
   positiveMs,
 } from './connection';
 import { PostgresJournal } from './journal';
+import { OutboxListener } from './listener';
 import { migrate } from './migrations';
+import { channelOf, enqueue, getPayment, pendingPayments } from './outbox';
+import { PostgresOutboxStore } from './outbox-store';
 import { PostgresTokenStore } from './token-store';
 
 export { PostgresBatchStore } from './batch-store';
@@ -26,6 +39,7 @@ export {
   PostgresSchemaError,
 } from './connection';
 export { PostgresJournal } from './journal';
+export { PostgresOutboxStore } from './outbox-store';
 export { PostgresTokenStore } from './token-store';
 
 /** Options of `createPostgresState(pool, options)`. */
@@ -35,10 +49,33 @@ export interface PostgresStateOptions {
   /** How long a finished journal entry stays readable (late callbacks, audits). Default 24 hours. */
   retentionMs?: number;
   /**
-   * How long a batch item's claim lasts without renewal: a process that died holding
-   * items gives them up this long after its last renewal. Default 60 000.
+   * How long a batch item's or outbox payment's claim lasts without renewal: a process
+   * that died holding them gives them up this long after its last renewal. Default 60 000.
    */
   leaseMs?: number;
+}
+
+/** The transactional outbox: payment intents committed with your own rows, sent by relays. */
+export interface PostgresOutbox {
+  /**
+   * Records a payment intent on `client`, inside your transaction (`pool.connect()`, then
+   * `BEGIN`): it is sent only if that transaction commits. The reference id is chosen now
+   * and returned at once; the same key and body again return the same one. Bad input, the
+   * pool, a client outside a transaction, a key reused with another body: a ValidationError
+   * naming the cause, nothing stored, your transaction still usable.
+   */
+  enqueue(client: PostgresPoolClient, intent: OutboxIntent): Promise<{ referenceId: string }>;
+  /** The payment enqueued under `key` (committed), or undefined. */
+  get(key: string): Promise<OutboxPayment | undefined>;
+  /** The committed payments not yet final (QUEUED or SENT), oldest first. */
+  pending(): Promise<OutboxPayment[]>;
+  /**
+   * Starts a relay on this instance (any number of instances may run one): each committed
+   * intent is sent once under its reference id, waited to its final status, and delivered
+   * to `onSettled` in the transaction that marks it delivered. Woken by the NOTIFY of each
+   * commit (one LISTEN connection per state, taken from the pool), polling as the fallback.
+   */
+  start(momo: MomoClient, options?: OutboxRelayOptions<PostgresPoolClient>): OutboxRelay;
 }
 
 /** The SDK's state on one pool, ready for `MomoClient`'s options and `momo.batches.run`. */
@@ -47,9 +84,11 @@ export interface PostgresState {
   /** Batches several processes run together (`momo.batches.run(items, { id, store })`). */
   batchStore: PostgresBatchStore;
   tokenStore: PostgresTokenStore;
+  /** The transactional outbox (docs/postgres.md, "Outbox"). */
+  outbox: PostgresOutbox;
   /** Creates or upgrades the tables in the schema; idempotent, safe on many instances at once. */
   migrate(): Promise<void>;
-  /** Releases what the state holds of its own; the pool stays the partner's. */
+  /** Stops this state's relays and releases its LISTEN client; the pool stays the partner's. */
   close(): Promise<void>;
 }
 
@@ -65,13 +104,30 @@ export function createPostgresState(
   const db = new PostgresConnection(checkPool(pool), checkSchema(options.schema ?? 'momo'));
   const retentionMs = positiveMs('retentionMs', options.retentionMs ?? 24 * 60 * 60 * 1000);
   const leaseMs = positiveMs('leaseMs', options.leaseMs ?? 60_000);
-  // The transactional outbox (DESIGN 8.4: `outbox`) joins here, on the same connection;
-  // its LISTEN client is what `close()` will release.
+  const listener = new OutboxListener(db.pool, channelOf(db.schema));
+  const store = new PostgresOutboxStore(db, leaseMs, listener);
+  const relays = new Set<OutboxRelay>();
   return {
     journal: new PostgresJournal(db, retentionMs),
     batchStore: new PostgresBatchStore(db, leaseMs),
     tokenStore: new PostgresTokenStore(db),
+    outbox: {
+      enqueue: (client, intent) => enqueue(db, client, intent),
+      get: (key) => getPayment(db, key),
+      pending: () => pendingPayments(db),
+      start: (momo, relayOptions) => {
+        const relay = startOutboxRelay(momo, store, relayOptions);
+        relays.add(relay);
+        return {
+          stop: () => relay.stop().finally(() => relays.delete(relay)),
+        };
+      },
+    },
     migrate: () => migrate(db),
-    close: async () => {},
+    close: async () => {
+      await Promise.all([...relays].map((relay) => relay.stop()));
+      relays.clear();
+      listener.close();
+    },
   };
 }
