@@ -5,7 +5,7 @@ import { adoptRecord, type RunContext, runItem, Slot, usedKey } from './item';
 import { Pacer, Slots } from './pacing';
 import { fingerprint, randomReferenceId } from './reference-id';
 import { SettleLearner } from './settle';
-import { buildReport, type Money, moneyOf, ProgressCounts } from './summary';
+import { buildReport, moneyOf, ProgressCounts } from './summary';
 import type { BatchItem, BatchReport, BatchReportItem, BatchRunOptions } from './types';
 
 type Items = Iterable<BatchItem> | AsyncIterable<BatchItem>;
@@ -38,7 +38,7 @@ export class Batches {
     const handle = await options.store.open(options.id);
     const progress = new ProgressCounts(options.onProgress);
     const oneShot = !reiterable(items);
-    const { slots, money, kept } = await checkAll(items, options, handle, oneShot);
+    const { slots, kept } = await checkAll(items, options, handle, oneShot);
     progress.change((c) => {
       c.total = slots.length;
       for (const slot of slots) {
@@ -58,7 +58,7 @@ export class Batches {
       owner: randomReferenceId(),
     };
     await sendAll(run, slots, kept ?? (items as Items));
-    return buildReport(slots.map(reportItem), money);
+    return buildReport(slots.map(reportItem), (index) => moneyOfSlot(slots[index]));
   }
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {
@@ -83,6 +83,11 @@ function reportItem(slot: Slot): BatchReportItem {
   return item;
 }
 
+function moneyOfSlot(slot: Slot | undefined) {
+  const { amount, currency } = slot ?? {};
+  return amount === undefined || currency === undefined ? undefined : { amount, currency };
+}
+
 /**
  * The first pass: every item checked, duplicate keys (the first occurrence is the item,
  * the others REJECTED) and keys recorded for another body found, before anything is sent.
@@ -96,7 +101,6 @@ async function checkAll(
   oneShot: boolean,
 ) {
   const slots: Slot[] = [];
-  const money: (Money | undefined)[] = [];
   const kept: (Kept | undefined)[] | undefined = oneShot ? [] : undefined;
   const first = new Map<string, number>();
   const defaultOperation = options.operation ?? DEFAULT_OPERATION;
@@ -105,7 +109,11 @@ async function checkAll(
     const check = checkItem(item, defaultOperation);
     const slot = new Slot(check.key, check.operation);
     slots.push(slot);
-    money.push(check.ok ? moneyOf(item.body) : undefined);
+    const money = check.ok ? moneyOf(item.body) : undefined;
+    if (money) {
+      slot.amount = money.amount;
+      slot.currency = money.currency;
+    }
     kept?.push(check.ok ? { body: item.body, callbackUrl: item.callbackUrl } : undefined);
     if (!check.ok) {
       slot.status = 'REJECTED';
@@ -130,7 +138,7 @@ async function checkAll(
     }
     adoptRecord(slot, record);
   }
-  return { slots, money, kept };
+  return { slots, kept };
 }
 
 /**

@@ -27,6 +27,9 @@ export class Slot {
   status?: BatchItemStatus;
   reason?: string;
   financialTransactionId?: string;
+  /** What it moves, for the report's amounts (two strings, no object per row). */
+  amount?: string;
+  currency?: string;
 
   constructor(key: string, operation: string) {
     this.key = key;

@@ -29,7 +29,7 @@ export function moneyOf(body: unknown): Money | undefined {
 /** The report: the summary counted from the items (in input order) and their money. */
 export function buildReport(
   items: BatchReportItem[],
-  money: readonly (Money | undefined)[],
+  moneyAt: (index: number) => Money | undefined,
 ): BatchReport {
   const summary: BatchSummary = {
     total: items.length,
@@ -48,7 +48,7 @@ export function buildReport(
       const code = item.reason ?? 'UNKNOWN';
       summary.failures[code] = (summary.failures[code] ?? 0) + 1;
     }
-    const m = money[index];
+    const m = moneyAt(index);
     if (m && (item.status === 'SUCCESSFUL' || item.status === 'FAILED')) {
       const sums = summary.amounts[m.currency] ?? { successful: '0', failed: '0' };
       summary.amounts[m.currency] = sums;
