@@ -14,6 +14,9 @@
  *   and with `lookupRate: 90` (sections/rate-limit.mjs);
  * - batches: 2,000 rows under that cap against the floor it sets, 100,000 rows streamed
  *   through fileBatchStore (peak RSS), per-row cost of each batch store (sections/batch.mjs);
+ * - PostgreSQL: the journal's cost per payment beside the in-memory and Redis ones, and the
+ *   transactional outbox's cost, COMMIT-to-send latency and relay throughput
+ *   (sections/postgres.mjs; skipped, and said so, without PostgreSQL);
  * - the issue's targets, PASS/MISS per Node version (never a failing exit code).
  *
  * On this Node and on Node 24 when present (BENCH_NODE24=path overrides its location).
@@ -34,6 +37,7 @@ import {
 import { batchCrashes, measureBatch, printBatch } from './sections/batch.mjs';
 import { measureBundles } from './sections/bundle.mjs';
 import { measureImports } from './sections/imports.mjs';
+import { measurePostgres, postgresCrashes, printPostgres } from './sections/postgres.mjs';
 import { measureRateLimit, printRateLimit } from './sections/rate-limit.mjs';
 import { measureTelemetry, printTelemetry } from './sections/telemetry.mjs';
 import { measureThroughput } from './sections/throughput.mjs';
@@ -97,6 +101,10 @@ try {
   printBatch(batch);
   perNode[0].batch = batch;
   for (const part of batchCrashes(batch)) crashes.push(`batches ${part}`);
+  const postgres = await timed('postgres', () => measurePostgres(list[0], server));
+  printPostgres(postgres);
+  perNode[0].postgres = postgres;
+  for (const part of postgresCrashes(postgres)) crashes.push(`postgres ${part}`);
   const scheduler = await timed('scheduler', () => measureScheduler(list[0]));
   printScheduler(scheduler);
   if (scheduler.error) crashes.push('scheduler');

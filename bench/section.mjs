@@ -1,12 +1,13 @@
 /**
  * One section of the bench on this Node only, for a quick look while working:
- *   npm run build && node --expose-gc bench/section.mjs throughput|start-up|waits
+ *   npm run build && node --expose-gc bench/section.mjs throughput|start-up|waits|postgres
  * Same harness, server and figures as `npm run bench`; no targets table (it needs every
  * section). BENCH_QUICK=1 applies as in the full run.
  */
 import { startServer } from './lib/processes.mjs';
 import { printImports, printThroughput, printWaits } from './report.mjs';
 import { measureImports } from './sections/imports.mjs';
+import { measurePostgres, printPostgres } from './sections/postgres.mjs';
 import { measureThroughput } from './sections/throughput.mjs';
 import { measureWaits } from './sections/waits.mjs';
 
@@ -15,6 +16,7 @@ const sections = {
   'start-up': async (node, server) => printImports(node, await measureImports(node, server)),
   waits: async (node, server) =>
     printWaits(node, await measureWaits(node, server, { big: process.env.BENCH_BIG === '1' })),
+  postgres: async (node, server) => printPostgres(await measurePostgres(node, server)),
 };
 const name = process.argv[2] ?? '';
 const run = sections[name];

@@ -7,8 +7,10 @@
  * validation), so that it is not the bottleneck. It counts connections opened, open
  * sockets (and their peak) and requests by kind.
  *
- * IPC: {type:'reset', id, settleMs} zeroes the counters (peak = sockets open now) and
- * forgets accepted ids; {type:'stats', id} answers the counters. Replies carry the id.
+ * IPC: {type:'reset', id, settleMs, arrivals} zeroes the counters (peak = sockets open now)
+ * and forgets accepted ids; {type:'stats', id} answers the counters. With `arrivals: true`
+ * it notes when each deposit creation arrived (`performance.timeOrigin + now()`, the clock
+ * the bench process reads too), answered by {type:'arrivals', id}. Replies carry the id.
  */
 import { createServer } from 'node:http';
 
@@ -29,6 +31,8 @@ const LOOKUP = '/disbursement/v1_0/deposit/';
 let settleMs = 5_000;
 /** referenceId -> time (epoch ms) it becomes final. */
 let accepted = new Map();
+/** referenceId -> when its creating request arrived, while the bench asks for them. */
+let arrivals;
 let stats = freshStats(0);
 let open = 0;
 
@@ -94,6 +98,7 @@ function handle(req, res) {
       return send(res, 409, DUPLICATE);
     }
     accepted.set(id, Date.now() + settleMs);
+    arrivals?.set(id, performance.timeOrigin + performance.now());
     return send(res, 202);
   }
   if (method === 'GET' && url === '/disbursement/v1_0/account/balance') {
@@ -130,10 +135,14 @@ process.on('message', (message) => {
   if (message?.type === 'reset') {
     if (typeof message.settleMs === 'number') settleMs = message.settleMs;
     accepted = new Map();
+    arrivals = message.arrivals ? new Map() : undefined;
     stats = freshStats(open);
     process.send({ type: 'reset', id: message.id });
   } else if (message?.type === 'stats') {
     process.send({ type: 'stats', id: message.id, stats: { ...stats, open } });
+  } else if (message?.type === 'arrivals') {
+    const all = Object.fromEntries(arrivals ?? []);
+    process.send({ type: 'arrivals', id: message.id, arrivals: all });
   }
 });
 process.on('disconnect', () => process.exit(0));

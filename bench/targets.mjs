@@ -1,10 +1,11 @@
 /**
- * The issues' targets (issues 7, 14 and 25) against what this run measured, per Node version.
+ * The issues' targets (issues 7, 14, 25 and 26) against what this run measured, per Node version.
  * Informative: a MISS is printed, never turned into a failing exit code.
  */
 import { limits, targets as t } from './lib/config.mjs';
 import { dec, int, ratio, table } from './lib/table.mjs';
 import { batchTargets } from './sections/batch.mjs';
+import { postgresTargets } from './sections/postgres.mjs';
 
 const ALLOWED_HTTP_LIBRARIES = ['ky'];
 
@@ -123,6 +124,13 @@ export function checkTargets(perNode, bundles) {
       pass,
       shown,
     ]),
+    // Issue 26: measured on the first Node version only (sections/postgres.mjs).
+    ...postgresTargets().map(([name, measure, pass, shown]) => [
+      name,
+      (r) => measure(r.postgres),
+      pass,
+      shown,
+    ]),
   ];
   return rows.map(([name, measure, pass, shown]) => [
     name,
@@ -152,7 +160,7 @@ const foreignHttp = (bundles) =>
 
 export function printTargets(nodes, perNode, bundles) {
   table(
-    'Targets (issues 7, 14 and 25), SDK on its default transport; informative, a MISS does not fail the run',
+    'Targets (issues 7, 14, 25 and 26), SDK on its default transport; informative, a MISS does not fail the run',
     ['target', ...nodes.map((node) => node.label)],
     checkTargets(perNode, bundles),
     { left: [0, ...nodes.map((_, i) => i + 1)] },

@@ -77,6 +77,10 @@ export const targets = {
   batchLookupsPerRow: 1.05,
   /** Issue 25: 100,000 rows streamed through fileBatchStore. */
   batchStreamRssMB: 300,
+  /** Issue 26: the outbox relay on loopback (sections/outbox.mjs). */
+  outboxNotifyP50Ms: 10,
+  outboxNotifyP99Ms: 50,
+  outboxPerSecond: 500,
 };
 
 /** Credentials the bench server accepts (it checks presence, not values). */

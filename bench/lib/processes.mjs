@@ -33,8 +33,11 @@ export async function startServer() {
     });
   return {
     url: `http://127.0.0.1:${port}`,
-    reset: (settleMs) => control('reset', { settleMs }),
+    /** `arrivals`: note when each creating request arrives (read by `arrivals()`). */
+    reset: (settleMs, { arrivals = false } = {}) => control('reset', { settleMs, arrivals }),
     stats: async () => (await control('stats')).stats,
+    /** referenceId -> arrival (performance.timeOrigin + performance.now()), since reset. */
+    arrivals: async () => (await control('arrivals')).arrivals,
     stop: () => {
       child.disconnect();
     },

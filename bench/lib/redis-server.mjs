@@ -4,17 +4,12 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './ports.mjs';
 
 export async function startRedis() {
-  const port = await new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
+  const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'momo-bench-redis-'));
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
   const child = spawn('redis-server', [...args, '--dir', dir], {

@@ -5,6 +5,7 @@
  * and free names the prose defines (`momo`, `options`, `orders`...) come from
  * test/support/snippet-globals.d.ts.
  */
+import { execFile } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -72,4 +73,31 @@ export function writeSnippetFiles(root: string, dir: string, files: Record<strin
   mkdirSync(out, { recursive: true });
   for (const [name, text] of Object.entries(files)) writeFileSync(join(out, name), text);
   return out;
+}
+
+export interface SnippetRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a snippet exactly as written, as a partner's own ESM file (tsx), with `env` added. */
+export function runSnippet(
+  root: string,
+  name: string,
+  code: string,
+  env: Record<string, string> = {},
+): Promise<SnippetRun> {
+  const dir = writeSnippetFiles(root, '.scratch/doc-snippets', { [name]: code });
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', join(dir, name)],
+      { cwd: root, timeout: 60_000, env: { ...process.env, ...env } },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        done({ code, stdout, stderr });
+      },
+    );
+  });
 }

@@ -1,9 +1,8 @@
-import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, resolve } from 'node:path';
 import { createSimulator } from 'momo-partner-sdk/testing';
 import { describe, expect, it } from 'vitest';
-import { collectSnippets, writeSnippetFiles } from '../support/snippets';
+import { collectSnippets, runSnippet as runSnippetIn } from '../support/snippets';
 
 // The README is the package's page on npm and ships with docs/ in the package: its
 // links resolve inside the package (test:package checks the packed list), its snippets
@@ -22,27 +21,8 @@ function snippetUnder(heading: string): string {
   return found.code;
 }
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs a snippet exactly as written, as a partner's own ESM file, with `env` added. */
-function runSnippet(name: string, code: string, env: Record<string, string> = {}): Promise<Run> {
-  const dir = writeSnippetFiles(root, '.scratch/doc-snippets', { [name]: code });
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', join(dir, name)],
-      { cwd: root, timeout: 60_000, env: { ...process.env, ...env } },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
-        done({ code, stdout, stderr });
-      },
-    );
-  });
-}
+const runSnippet = (name: string, code: string, env: Record<string, string> = {}) =>
+  runSnippetIn(root, name, code, env);
 
 function anchorsOf(text: string): Set<string> {
   return new Set(
