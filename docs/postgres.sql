@@ -66,3 +66,32 @@ CREATE TABLE "momo".locks (
 );
 
 INSERT INTO "momo".migrations (version, name) VALUES (1, 'journal, batch items, tokens, locks') ON CONFLICT DO NOTHING;
+
+-- Version 2: transactional outbox
+
+-- Payment intents enqueued in the partner's own transactions, sent by the relays.
+CREATE SEQUENCE "momo".outbox_order;
+CREATE SEQUENCE "momo".outbox_fence;
+CREATE TABLE "momo".outbox (
+  key                      text PRIMARY KEY,        -- the partner's key (e.g. the order id)
+  operation                text NOT NULL,
+  body                     jsonb NOT NULL,
+  callback_url             text,
+  fingerprint              text NOT NULL,           -- SHA-256 of operation and canonical body
+  reference_id             text NOT NULL,           -- chosen at enqueue, sent on every send
+  seq                      bigint NOT NULL DEFAULT nextval('"momo".outbox_order'),
+  enqueued_at              timestamptz NOT NULL DEFAULT now(),
+  status                   text NOT NULL DEFAULT 'QUEUED', -- QUEUED, SENT, SUCCESSFUL, FAILED
+  reason                   text,
+  financial_transaction_id text,
+  claim_owner              text,
+  claim_token              text,                    -- '<fence>:<owner>', new on every claim
+  claim_expires            timestamptz,             -- on the database's clock
+  attempts                 integer NOT NULL DEFAULT 0,
+  not_before               timestamptz,             -- retry time after a give-back
+  settled_at               timestamptz,             -- final status recorded
+  delivered_at             timestamptz              -- onSettled committed with the mark
+);
+CREATE INDEX outbox_due ON "momo".outbox (seq) WHERE delivered_at IS NULL;
+
+INSERT INTO "momo".migrations (version, name) VALUES (2, 'transactional outbox') ON CONFLICT DO NOTHING;

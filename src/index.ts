@@ -52,6 +52,14 @@ export type {
   RetryInfo,
 } from './contracts/hooks';
 export type { Journal, JournalEntry, JournalOutcome, JournalRecord } from './contracts/journal';
+export type {
+  OutboxClaim,
+  OutboxIntent,
+  OutboxOutcome,
+  OutboxPayment,
+  OutboxStatus,
+  OutboxStore,
+} from './contracts/outbox-store';
 export type { ProductName } from './contracts/product';
 export type { RateClass, SharedRateBudget } from './contracts/rate-budget';
 export type {
@@ -75,6 +83,8 @@ export type {
   RequestOptions,
 } from './core/options';
 export * from './errors';
+// For outbox store implementers: db.outbox (momo-partner-sdk/postgres) uses these.
+export { type CheckedOutboxIntent, checkOutboxIntent } from './outbox/intent';
 export type { Final, WaitOptions } from './polling/poller';
 export {
   Collection,

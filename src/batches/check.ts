@@ -58,7 +58,7 @@ function unknownOperation(): string {
 /** What checking one item found: its operation's spec, or why it is REJECTED. */
 export type ItemCheck =
   | { ok: true; key: string; operation: string; spec: BatchOperationSpec }
-  | { ok: false; key: string; operation: string; reason: string };
+  | { ok: false; key: string; operation: string; reason: string; issues: ValidationIssue[] };
 
 /**
  * One item checked as its creating call would check it (its body against the method's own
@@ -66,25 +66,34 @@ export type ItemCheck =
  */
 export function checkItem(item: unknown, defaultOperation: string): ItemCheck {
   if (item === null || typeof item !== 'object') {
-    return { ok: false, key: '', operation: defaultOperation, reason: 'item: must be an object' };
+    const issues = [{ path: 'item', message: 'must be an object' }];
+    return {
+      ok: false,
+      key: '',
+      operation: defaultOperation,
+      reason: 'item: must be an object',
+      issues,
+    };
   }
   const { key, body, operation = defaultOperation, callbackUrl } = item as Record<string, unknown>;
   const name = typeof operation === 'string' ? operation : String(operation);
   const keyText = typeof key === 'string' ? key : key === undefined ? '' : String(key);
-  const reject = (reason: string): ItemCheck => ({
+  const reject = (issues: ValidationIssue[]): ItemCheck => ({
     ok: false,
     key: keyText,
     operation: name,
-    reason,
+    reason: issues.map((i) => `${i.path}: ${i.message}`).join('; '),
+    issues,
   });
-  if (typeof key !== 'string' || key.length === 0) return reject('key: must be a non-empty string');
+  const one = (path: string, message: string) => reject([{ path, message }]);
+  if (typeof key !== 'string' || key.length === 0) return one('key', 'must be a non-empty string');
   const spec = batchOperation(operation);
-  if (!spec) return reject(`operation: ${unknownOperation()}`);
+  if (!spec) return one('operation', unknownOperation());
   if (callbackUrl !== undefined && !isHttpUrl(callbackUrl)) {
-    return reject('callbackUrl: must be an absolute http(s) URL');
+    return one('callbackUrl', 'must be an absolute http(s) URL');
   }
   const parsed = parseWith(spec.body, body, 'body');
-  if (!parsed.ok) return reject(parsed.issues.map((i) => `${i.path}: ${i.message}`).join('; '));
+  if (!parsed.ok) return reject([...parsed.issues]);
   return { ok: true, key, operation: name, spec };
 }
 

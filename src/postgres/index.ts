@@ -6,16 +6,19 @@
  * lock. Everything is durable once its statement commits. docs/postgres.md: the schema,
  * the guarantees beside Redis', running your own migrations (docs/postgres.sql).
  */
+import type { OutboxIntent, OutboxPayment } from 'momo-partner-sdk';
 import { PostgresBatchStore } from './batch-store';
 import {
   checkPool,
   checkSchema,
   PostgresConnection,
   type PostgresPool,
+  type PostgresPoolClient,
   positiveMs,
 } from './connection';
 import { PostgresJournal } from './journal';
 import { migrate } from './migrations';
+import { enqueue, getPayment, pendingPayments } from './outbox';
 import { PostgresTokenStore } from './token-store';
 
 export { PostgresBatchStore } from './batch-store';
@@ -41,12 +44,30 @@ export interface PostgresStateOptions {
   leaseMs?: number;
 }
 
+/** The transactional outbox: payment intents committed with your own rows, sent by relays. */
+export interface PostgresOutbox {
+  /**
+   * Records a payment intent on `client`, inside your transaction (`pool.connect()`, then
+   * `BEGIN`): it is sent only if that transaction commits. The reference id is chosen now
+   * and returned at once; the same key and body again return the same one. Bad input, the
+   * pool, a client outside a transaction, a key reused with another body: a ValidationError
+   * naming the cause, nothing stored, your transaction still usable.
+   */
+  enqueue(client: PostgresPoolClient, intent: OutboxIntent): Promise<{ referenceId: string }>;
+  /** The payment enqueued under `key` (committed), or undefined. */
+  get(key: string): Promise<OutboxPayment | undefined>;
+  /** The committed payments not yet final (QUEUED or SENT), oldest first. */
+  pending(): Promise<OutboxPayment[]>;
+}
+
 /** The SDK's state on one pool, ready for `MomoClient`'s options and `momo.batches.run`. */
 export interface PostgresState {
   journal: PostgresJournal;
   /** Batches several processes run together (`momo.batches.run(items, { id, store })`). */
   batchStore: PostgresBatchStore;
   tokenStore: PostgresTokenStore;
+  /** The transactional outbox (docs/postgres.md, "Outbox"). */
+  outbox: PostgresOutbox;
   /** Creates or upgrades the tables in the schema; idempotent, safe on many instances at once. */
   migrate(): Promise<void>;
   /** Releases what the state holds of its own; the pool stays the partner's. */
@@ -65,12 +86,15 @@ export function createPostgresState(
   const db = new PostgresConnection(checkPool(pool), checkSchema(options.schema ?? 'momo'));
   const retentionMs = positiveMs('retentionMs', options.retentionMs ?? 24 * 60 * 60 * 1000);
   const leaseMs = positiveMs('leaseMs', options.leaseMs ?? 60_000);
-  // The transactional outbox (DESIGN 8.4: `outbox`) joins here, on the same connection;
-  // its LISTEN client is what `close()` will release.
   return {
     journal: new PostgresJournal(db, retentionMs),
     batchStore: new PostgresBatchStore(db, leaseMs),
     tokenStore: new PostgresTokenStore(db),
+    outbox: {
+      enqueue: (client, intent) => enqueue(db, client, intent),
+      get: (key) => getPayment(db, key),
+      pending: () => pendingPayments(db),
+    },
     migrate: () => migrate(db),
     close: async () => {},
   };

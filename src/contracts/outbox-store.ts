@@ -1,0 +1,97 @@
+/**
+ * The outbox store contract: where a transactional outbox keeps its payment intents, so
+ * that a relay on any number of instances sends each committed intent exactly once under
+ * its stored reference id, waits it to its final status and delivers that outcome once.
+ * Types only: `momo-partner-sdk/postgres` (`db.outbox`) is one; `startOutboxRelay` runs
+ * on any store with these methods.
+ */
+
+/** Where an outbox payment stands: queued, accepted by the provider, or final. */
+export type OutboxStatus = 'QUEUED' | 'SENT' | 'SUCCESSFUL' | 'FAILED';
+
+/** An outbox payment as `outbox.get(key)` and `outbox.pending()` show it, and `onSettled` gets it. */
+export interface OutboxPayment {
+  /** The partner's key (e.g. the order id), unique in the outbox. */
+  key: string;
+  /** The creating operation, e.g. `collection.requestToPay`. */
+  operation: string;
+  /** The X-Reference-Id it is sent under, chosen at enqueue: the same on every send. */
+  referenceId: string;
+  /** QUEUED until the provider accepted it, SENT until final, then SUCCESSFUL or FAILED. */
+  status: OutboxStatus;
+  /** The provider's reason code of a FAILED payment (or the code of a refusal). */
+  reason?: string;
+  /** The provider's id of a SUCCESSFUL payment. */
+  financialTransactionId?: string;
+}
+
+/** What `enqueue` records: the payment intent, checked as the creating call checks it. */
+export interface OutboxIntent {
+  /** Unique in the outbox; the same key and body again return the same reference id. */
+  key: string;
+  /** A creating operation with a status lookup, e.g. `collection.requestToPay`. */
+  operation: string;
+  /** The creating call's body. */
+  body: unknown;
+  /** The callback URL the provider is asked to call (`{referenceId}` is filled in). */
+  callbackUrl?: string;
+}
+
+/** A row a relay holds: the payment, its body, and the claim every write of it carries. */
+export interface OutboxClaim extends OutboxPayment {
+  body: unknown;
+  callbackUrl?: string;
+  /** The fencing token of this claim: a write under an older token is refused. */
+  token: string;
+  /** Whether the final outcome was already recorded (its delivery is what is left). */
+  settled: boolean;
+}
+
+/** A final outcome, as the relay records it. */
+export interface OutboxOutcome {
+  status: 'SUCCESSFUL' | 'FAILED';
+  reason?: string;
+  financialTransactionId?: string;
+}
+
+/**
+ * What a relay needs of its store. Every write carries the claim's token and is refused
+ * (false, nothing written) once the lease ran out or another relay claimed the row.
+ * `Tx` is the store's transaction handle that `onSettled` is given.
+ */
+export interface OutboxStore<Tx = unknown> {
+  /** How long a claim lasts without renewal; the relay renews at a third of it. */
+  readonly leaseMs: number;
+  /**
+   * Claims up to `limit` due rows, oldest first: undelivered, unclaimed or whose lease ran
+   * out, their retry time passed; never waiting on another relay's claim.
+   */
+  claim(owner: string, limit: number): Promise<OutboxClaim[]>;
+  /** Records that the provider accepted the payment. */
+  markSent(key: string, token: string): Promise<boolean>;
+  /**
+   * In one transaction: the final outcome recorded and marked delivered, and `deliver`
+   * run in it. False when fenced out (nothing written, `deliver` not run). A throw of
+   * `deliver` rolls both back and is rethrown.
+   */
+  settle(
+    key: string,
+    token: string,
+    outcome: OutboxOutcome,
+    deliver: (payment: OutboxPayment, tx: Tx) => Promise<void>,
+  ): Promise<boolean>;
+  /**
+   * Gives the row back (claim cleared) to be claimed again in `retryInMs` (0: at once),
+   * with its final outcome recorded when given (undelivered: the delivery runs again).
+   */
+  giveBack(
+    key: string,
+    token: string,
+    retryInMs: number,
+    outcome?: OutboxOutcome,
+  ): Promise<boolean>;
+  /** Renews the leases of these claims; resolves to the tokens still held. */
+  renew(tokens: readonly string[]): Promise<Set<string>>;
+  /** Calls `wake` when new intents may be due (e.g. a NOTIFY); returns the unsubscribe. */
+  subscribe(wake: () => void): () => void;
+}

@@ -1,0 +1,40 @@
+import { checkItem } from '../batches/check';
+import { fingerprint } from '../batches/reference-id';
+import type { OutboxIntent } from '../contracts/outbox-store';
+import { ValidationError } from '../errors';
+
+/** An intent once checked: what an outbox store records, with its body's fingerprint. */
+export interface CheckedOutboxIntent extends OutboxIntent {
+  /** SHA-256 (hex) of the operation and the body's canonical JSON: a reused key with another body shows. */
+  fingerprint: string;
+}
+
+/**
+ * For outbox store implementers (`db.outbox.enqueue` uses it): checks an intent exactly as
+ * a batch item is checked (a non-empty `key`, a creating `operation` with a status lookup,
+ * the `body` against the method's own schema, the `callbackUrl`'s form) and fingerprints
+ * it. Bad input: a ValidationError naming the field, nothing stored or sent.
+ */
+export async function checkOutboxIntent(input: unknown): Promise<CheckedOutboxIntent> {
+  if (input === null || typeof input !== 'object') {
+    throw new ValidationError([
+      { path: 'intent', message: 'must be an object { key, operation, body }' },
+    ]);
+  }
+  const { operation } = input as { operation?: unknown };
+  if (operation === undefined) {
+    throw new ValidationError([
+      { path: 'operation', message: 'is required, e.g. "collection.requestToPay"' },
+    ]);
+  }
+  const check = checkItem(input, String(operation));
+  if (!check.ok) throw new ValidationError(check.issues);
+  const { body, callbackUrl } = input as { body: unknown; callbackUrl?: string };
+  return {
+    key: check.key,
+    operation: check.operation,
+    body,
+    ...(callbackUrl === undefined ? {} : { callbackUrl }),
+    fingerprint: await fingerprint(check.operation, body),
+  };
+}
