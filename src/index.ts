@@ -85,6 +85,8 @@ export type {
 export * from './errors';
 // For outbox store implementers: db.outbox (momo-partner-sdk/postgres) uses these.
 export { type CheckedOutboxIntent, checkOutboxIntent } from './outbox/intent';
+export { startOutboxRelay } from './outbox/relay';
+export type { OutboxRelay, OutboxRelayOptions } from './outbox/types';
 export type { Final, WaitOptions } from './polling/poller';
 export {
   Collection,

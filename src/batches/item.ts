@@ -1,19 +1,11 @@
 import type { ClientSurface } from '../client-surface';
 import type { BatchHandle, BatchRecord } from '../contracts/batch-store';
-import {
-  isApiError,
-  isAuthenticationError,
-  isConflictError,
-  isMomoError,
-  isNotFoundError,
-  isRateLimitError,
-  isValidationError,
-  isWaitTimeoutError,
-} from '../errors';
+import { isApiError, isMomoError, isNotFoundError, isWaitTimeoutError } from '../errors';
 import { HeldClaim } from './held-claim';
 import type { BatchOperationSpec, FinalLike } from './operations';
 import type { Pacer } from './pacing';
 import { derivedReferenceId, fingerprint, randomReferenceId } from './reference-id';
+import { reasonCode, sendFailure, stopsTheRun } from './send-rules';
 import type { SettleLearner } from './settle';
 import type { ProgressCounts } from './summary';
 import type { BatchItemStatus, BatchRunOptions } from './types';
@@ -49,10 +41,6 @@ export interface RunContext {
 /** The claim's lease when the store names none (renewed at a third of it while in flight). */
 const LEASE_MS = 15 * 60_000;
 const TAKEN_OVER = 'claim taken over by another process';
-
-/** A refusal that stops the whole run: credentials or permissions, the same for every item. */
-const stopsTheRun = (error: unknown): boolean =>
-  isAuthenticationError(error) || (isApiError(error) && error.status === 403);
 
 /**
  * One item's way: account check, claim, intent recorded (durably), creating call under
@@ -209,33 +197,22 @@ async function send(
       await slot.spec?.create(run.momo, item.body as never, callOptions);
       return 'accepted';
     } catch (error) {
-      if (isRateLimitError(error)) {
-        run.pacer.pause(error.retryAfterMs ?? 1000); // slows the batch; the same id again
-        continue;
+      const failure = sendFailure(error);
+      switch (failure.kind) {
+        case 'rate-limited':
+          run.pacer.pause(failure.retryAfterMs); // slows the batch; the same id again
+          continue;
+        case 'landed': // the first send of this run met an earlier send (a crash, a lost store)
+          return 'existed';
+        case 'invalid':
+          return ['REJECTED', failure.reason];
+        case 'refused': // nothing was created
+          return ['FAILED', failure.code];
+        default:
+          throw error;
       }
-      // The first send of this run met an earlier send (a crash, a lost store): it landed.
-      if (
-        isConflictError(error) &&
-        (error.code ?? 'RESOURCE_ALREADY_EXIST') === 'RESOURCE_ALREADY_EXIST'
-      ) {
-        return 'existed';
-      }
-      if (isValidationError(error)) {
-        return ['REJECTED', error.issues.map((i) => `${i.path}: ${i.message}`).join('; ')];
-      }
-      const code = refused(error);
-      if (code !== undefined) return ['FAILED', code]; // refused: nothing was created
-      throw error;
     }
   }
-}
-
-/** The code of a 4xx refusal that concerns this item only (the provider created nothing). */
-function refused(error: unknown): string | undefined {
-  if (!isApiError(error) || error.status >= 500 || error.status === 408 || stopsTheRun(error)) {
-    return undefined;
-  }
-  return error.code ?? `HTTP_${error.status}`;
 }
 
 /** The item's wait; `heldMs` (its hold before the first lookup) counts against its deadline. */
@@ -256,12 +233,6 @@ function wait(
 /** The reason a key is refused when a different body was recorded under it. */
 export function usedKey(key: string): string {
   return `key: "${key}" was used in this batch for another body or operation; not sent`;
-}
-
-function reasonCode(reason: unknown): string {
-  if (typeof reason === 'string') return reason;
-  const code = (reason as { code?: unknown } | undefined)?.code;
-  return typeof code === 'string' ? code : 'UNKNOWN';
 }
 
 /** Whether the item's counterparty is active; undefined when it names none an id kind fits. */

@@ -43,6 +43,8 @@ export interface OutboxClaim extends OutboxPayment {
   callbackUrl?: string;
   /** The fencing token of this claim: a write under an older token is refused. */
   token: string;
+  /** How many times it was given back to be tried later (its retry time grows with it). */
+  attempts: number;
   /** Whether the final outcome was already recorded (its delivery is what is left). */
   settled: boolean;
 }

@@ -6,7 +6,14 @@
  * lock. Everything is durable once its statement commits. docs/postgres.md: the schema,
  * the guarantees beside Redis', running your own migrations (docs/postgres.sql).
  */
-import type { OutboxIntent, OutboxPayment } from 'momo-partner-sdk';
+import {
+  type MomoClient,
+  type OutboxIntent,
+  type OutboxPayment,
+  type OutboxRelay,
+  type OutboxRelayOptions,
+  startOutboxRelay,
+} from 'momo-partner-sdk';
 import { PostgresBatchStore } from './batch-store';
 import {
   checkPool,
@@ -17,8 +24,10 @@ import {
   positiveMs,
 } from './connection';
 import { PostgresJournal } from './journal';
+import { OutboxListener } from './listener';
 import { migrate } from './migrations';
-import { enqueue, getPayment, pendingPayments } from './outbox';
+import { channelOf, enqueue, getPayment, pendingPayments } from './outbox';
+import { PostgresOutboxStore } from './outbox-store';
 import { PostgresTokenStore } from './token-store';
 
 export { PostgresBatchStore } from './batch-store';
@@ -29,6 +38,7 @@ export {
   PostgresSchemaError,
 } from './connection';
 export { PostgresJournal } from './journal';
+export { PostgresOutboxStore } from './outbox-store';
 export { PostgresTokenStore } from './token-store';
 
 /** Options of `createPostgresState(pool, options)`. */
@@ -38,8 +48,8 @@ export interface PostgresStateOptions {
   /** How long a finished journal entry stays readable (late callbacks, audits). Default 24 hours. */
   retentionMs?: number;
   /**
-   * How long a batch item's claim lasts without renewal: a process that died holding
-   * items gives them up this long after its last renewal. Default 60 000.
+   * How long a batch item's or outbox payment's claim lasts without renewal: a process
+   * that died holding them gives them up this long after its last renewal. Default 60 000.
    */
   leaseMs?: number;
 }
@@ -58,6 +68,13 @@ export interface PostgresOutbox {
   get(key: string): Promise<OutboxPayment | undefined>;
   /** The committed payments not yet final (QUEUED or SENT), oldest first. */
   pending(): Promise<OutboxPayment[]>;
+  /**
+   * Starts a relay on this instance (any number of instances may run one): each committed
+   * intent is sent once under its reference id, waited to its final status, and delivered
+   * to `onSettled` in the transaction that marks it delivered. Woken by the NOTIFY of each
+   * commit (one LISTEN connection per state, taken from the pool), polling as the fallback.
+   */
+  start(momo: MomoClient, options?: OutboxRelayOptions<PostgresPoolClient>): OutboxRelay;
 }
 
 /** The SDK's state on one pool, ready for `MomoClient`'s options and `momo.batches.run`. */
@@ -70,7 +87,7 @@ export interface PostgresState {
   outbox: PostgresOutbox;
   /** Creates or upgrades the tables in the schema; idempotent, safe on many instances at once. */
   migrate(): Promise<void>;
-  /** Releases what the state holds of its own; the pool stays the partner's. */
+  /** Stops this state's relays and releases its LISTEN client; the pool stays the partner's. */
   close(): Promise<void>;
 }
 
@@ -86,6 +103,9 @@ export function createPostgresState(
   const db = new PostgresConnection(checkPool(pool), checkSchema(options.schema ?? 'momo'));
   const retentionMs = positiveMs('retentionMs', options.retentionMs ?? 24 * 60 * 60 * 1000);
   const leaseMs = positiveMs('leaseMs', options.leaseMs ?? 60_000);
+  const listener = new OutboxListener(db.pool, channelOf(db.schema));
+  const store = new PostgresOutboxStore(db, leaseMs, listener);
+  const relays = new Set<OutboxRelay>();
   return {
     journal: new PostgresJournal(db, retentionMs),
     batchStore: new PostgresBatchStore(db, leaseMs),
@@ -94,8 +114,19 @@ export function createPostgresState(
       enqueue: (client, intent) => enqueue(db, client, intent),
       get: (key) => getPayment(db, key),
       pending: () => pendingPayments(db),
+      start: (momo, relayOptions) => {
+        const relay = startOutboxRelay(momo, store, relayOptions);
+        relays.add(relay);
+        return {
+          stop: () => relay.stop().finally(() => relays.delete(relay)),
+        };
+      },
     },
     migrate: () => migrate(db),
-    close: async () => {},
+    close: async () => {
+      await Promise.all([...relays].map((relay) => relay.stop()));
+      relays.clear();
+      listener.close();
+    },
   };
 }

@@ -1,0 +1,175 @@
+import { type BatchOperationSpec, batchOperation } from '../batches/operations';
+import { reasonCode, sendFailure } from '../batches/send-rules';
+import type { ClientSurface } from '../client-surface';
+import type {
+  OutboxClaim,
+  OutboxOutcome,
+  OutboxPayment,
+  OutboxStore,
+} from '../contracts/outbox-store';
+import { isWaitTimeoutError } from '../errors';
+import { databaseRetryIn, pause, retryIn, type Watch } from './watch';
+
+/** What every payment a relay holds shares. */
+export interface RelayContext<Tx> {
+  momo: ClientSurface;
+  store: OutboxStore<Tx>;
+  onSettled: ((payment: OutboxPayment, tx: Tx) => Promise<void> | void) | undefined;
+  watch: Watch;
+  /** Aborted by `relay.stop()`. */
+  stopping: AbortSignal;
+}
+
+/** A claimed row: lost (aborted) when a renewal finds another relay took it over. */
+export interface Held {
+  claim: OutboxClaim;
+  lost: AbortController;
+  /** Until when (this process's clock) the lease is thought to run: writes are retried until then. */
+  leaseUntil: number;
+}
+
+/** Sent (by this call or an earlier one: a 409), final without being created, or to try later. */
+type Sent = 'sent' | { final: OutboxOutcome } | { retryInMs: number };
+
+/**
+ * One claimed payment's way: the creating call under its stored reference id (QUEUED),
+ * SENT recorded, the send slot freed, its wait to a final status, then the outcome recorded
+ * and delivered (`onSettled`) in one transaction. Every write is fenced by the claim: a
+ * relay whose lease was taken over records nothing and delivers nothing.
+ */
+export async function relayPayment<Tx>(
+  ctx: RelayContext<Tx>,
+  held: Held,
+  freeSendSlot: () => void,
+): Promise<void> {
+  const { claim } = held;
+  if (ctx.stopping.aborted) return giveBack(ctx, held, 0); // claimed as the relay stopped
+  if (claim.settled) return deliver(ctx, held, outcomeOf(claim));
+  const spec = batchOperation(claim.operation);
+  if (!spec) return deliver(ctx, held, { status: 'FAILED', reason: 'UNKNOWN_OPERATION' });
+  if (claim.status === 'QUEUED') {
+    const sent = await send(ctx, held, spec);
+    if (typeof sent !== 'string') {
+      if ('final' in sent) return deliver(ctx, held, sent.final);
+      return giveBack(ctx, held, sent.retryInMs);
+    }
+    if (!(await record(ctx.watch, held, () => ctx.store.markSent(claim.key, claim.token)))) return;
+  }
+  freeSendSlot(); // the wait holds no send slot
+  if (ctx.stopping.aborted) return giveBack(ctx, held, 0);
+  const signal = AbortSignal.any([held.lost.signal, ctx.stopping]);
+  let final: Awaited<ReturnType<BatchOperationSpec['wait']>>;
+  try {
+    final = await spec.wait(ctx.momo, claim.referenceId, { signal });
+  } catch (error) {
+    if (held.lost.signal.aborted) return; // its new owner carries on
+    if (ctx.stopping.aborted) return giveBack(ctx, held, 0);
+    if (!isWaitTimeoutError(error)) ctx.watch.failing('provider', error);
+    return giveBack(ctx, held, retryIn(claim.attempts)); // looked up again later
+  }
+  const ftid = final.financialTransactionId;
+  await deliver(ctx, held, {
+    status: final.status === 'SUCCESSFUL' ? 'SUCCESSFUL' : 'FAILED',
+    ...(final.status === 'SUCCESSFUL' ? {} : { reason: reasonCode(final.reason) }),
+    ...(ftid === undefined ? {} : { financialTransactionId: ftid }),
+  });
+}
+
+/** The creating call, once: its failure sorted by the send rules the batch runner shares. */
+async function send<Tx>(
+  ctx: RelayContext<Tx>,
+  held: Held,
+  spec: BatchOperationSpec,
+): Promise<Sent> {
+  const { claim } = held;
+  const options = {
+    referenceId: claim.referenceId,
+    tag: claim.key,
+    ...(claim.callbackUrl === undefined ? {} : { callbackUrl: claim.callbackUrl }),
+  };
+  try {
+    await spec.create(ctx.momo, claim.body as never, options);
+    ctx.watch.working('provider');
+    return 'sent';
+  } catch (error) {
+    const failure = sendFailure(error);
+    switch (failure.kind) {
+      case 'landed': // an earlier send (before a crash) landed: the same payment
+        return 'sent';
+      case 'rate-limited':
+        return { retryInMs: failure.retryAfterMs };
+      case 'invalid': // nothing was sent (a body this release refuses)
+        return { final: { status: 'FAILED', reason: 'INVALID_INPUT' } };
+      case 'refused': // nothing was created
+        return { final: { status: 'FAILED', reason: failure.code } };
+      default:
+        ctx.watch.failing('provider', error);
+        return { retryInMs: retryIn(claim.attempts) };
+    }
+  }
+}
+
+/**
+ * The outcome recorded and `onSettled` run in one transaction. A throw of `onSettled`
+ * rolls both back: the outcome is then recorded alone and the delivery runs again later.
+ */
+async function deliver<Tx>(ctx: RelayContext<Tx>, held: Held, outcome: OutboxOutcome) {
+  const { claim } = held;
+  let threw: { error: unknown } | undefined;
+  const run = async (payment: OutboxPayment, tx: Tx) => {
+    try {
+      await ctx.onSettled?.(payment, tx);
+    } catch (error) {
+      threw = { error };
+      throw error;
+    }
+  };
+  const settled = await record(ctx.watch, held, async () => {
+    threw = undefined;
+    try {
+      return await ctx.store.settle(claim.key, claim.token, outcome, run);
+    } catch (error) {
+      if (threw) return 'threw';
+      throw error;
+    }
+  });
+  if (settled !== 'threw') {
+    if (threw === undefined) ctx.watch.working('onSettled');
+    return;
+  }
+  ctx.watch.failing('onSettled', threw?.error);
+  await giveBack(ctx, held, retryIn(claim.attempts), outcome);
+}
+
+function giveBack<Tx>(ctx: RelayContext<Tx>, held: Held, ms: number, outcome?: OutboxOutcome) {
+  const { key, token } = held.claim;
+  return record(ctx.watch, held, () => ctx.store.giveBack(key, token, ms, outcome)).then(() => {});
+}
+
+/**
+ * A fenced write, tried again while the database fails and the lease may still run
+ * (after that the write would be refused anyway: another relay looks the payment up).
+ */
+async function record<T>(watch: Watch, held: Held, write: () => Promise<T>) {
+  for (let failures = 0; ; failures++) {
+    try {
+      const result = await write();
+      watch.working('database');
+      return result;
+    } catch (error) {
+      watch.failing('database', error);
+      if (held.lost.signal.aborted || Date.now() >= held.leaseUntil) return false;
+      await pause(databaseRetryIn(failures), held.lost.signal);
+    }
+  }
+}
+
+function outcomeOf(claim: OutboxClaim): OutboxOutcome {
+  return {
+    status: claim.status === 'SUCCESSFUL' ? 'SUCCESSFUL' : 'FAILED',
+    ...(claim.reason === undefined ? {} : { reason: claim.reason }),
+    ...(claim.financialTransactionId === undefined
+      ? {}
+      : { financialTransactionId: claim.financialTransactionId }),
+  };
+}

@@ -1,0 +1,183 @@
+import type { MomoClient } from '../client';
+import type { ClientSurface } from '../client-surface';
+import type { OutboxClaim, OutboxStore } from '../contracts/outbox-store';
+import { ValidationError, type ValidationIssue } from '../errors';
+import { type Held, type RelayContext, relayPayment } from './payment';
+import type { OutboxRelay, OutboxRelayOptions } from './types';
+import { databaseRetryIn, pause, Watch } from './watch';
+
+/**
+ * For outbox store implementers (`db.outbox.start` uses it): runs a relay on `store` that
+ * sends each due intent once under its stored reference id, waits it to its final status
+ * and delivers the outcome (`onSettled`), on any number of instances at once.
+ * Bad options: a ValidationError naming the option, nothing started.
+ */
+export function startOutboxRelay<Tx>(
+  momo: MomoClient,
+  store: OutboxStore<Tx>,
+  options: OutboxRelayOptions<Tx> = {},
+): OutboxRelay {
+  checkOptions(options);
+  const relay = new Relay(momo as unknown as ClientSurface, store, options);
+  return { stop: () => relay.stop() };
+}
+
+function checkOptions(options: OutboxRelayOptions<never>): void {
+  if (options === null || typeof options !== 'object') {
+    throw new ValidationError([{ path: 'options', message: 'must be an object' }]);
+  }
+  const issues: ValidationIssue[] = [];
+  for (const name of ['concurrency', 'pollIntervalMs'] as const) {
+    const value = options[name];
+    if (value !== undefined && !(Number.isInteger(value) && value > 0)) {
+      issues.push({ path: name, message: 'must be a whole number, 1 or more' });
+    }
+  }
+  if (options.onSettled !== undefined && typeof options.onSettled !== 'function') {
+    issues.push({ path: 'onSettled', message: 'must be a function (payment, tx)' });
+  }
+  if (issues.length > 0) throw new ValidationError(issues);
+}
+
+/**
+ * Claims due rows up to its free send slots, oldest first: on a wake-up of the store (a
+ * NOTIFY), after each freed slot when the last claim was full, and every `pollIntervalMs`.
+ * Renews the leases of everything it holds at a third of the store's `leaseMs`.
+ */
+class Relay<Tx> {
+  readonly #ctx: RelayContext<Tx>;
+  readonly #concurrency: number;
+  readonly #pollMs: number;
+  readonly #owner = `relay-${globalThis.crypto.randomUUID()}`;
+  readonly #held = new Map<string, Held>();
+  readonly #stop = new AbortController();
+  readonly #unsubscribe: () => void;
+  readonly #renewals: ReturnType<typeof setInterval>;
+  readonly #loop: Promise<void>;
+  #sending = 0;
+  #lastFull = false;
+  #woken = false;
+  #wake: (() => void) | undefined;
+  #renewing = false;
+  #idle: (() => void) | undefined;
+  #stopped: Promise<void> | undefined;
+
+  constructor(momo: ClientSurface, store: OutboxStore<Tx>, options: OutboxRelayOptions<Tx>) {
+    this.#ctx = {
+      momo,
+      store,
+      onSettled: options.onSettled,
+      watch: new Watch(options.logger),
+      stopping: this.#stop.signal,
+    };
+    this.#concurrency = options.concurrency ?? 16;
+    this.#pollMs = options.pollIntervalMs ?? 1000;
+    this.#unsubscribe = store.subscribe(() => this.#nudge());
+    this.#renewals = setInterval(() => void this.#renew(), Math.max(1, store.leaseMs / 3));
+    this.#loop = this.#run();
+  }
+
+  stop(): Promise<void> {
+    if (!this.#stopped) {
+      this.#stop.abort();
+      this.#unsubscribe();
+      this.#stopped = (async () => {
+        await this.#loop;
+        while (this.#held.size > 0) await new Promise<void>((resolve) => (this.#idle = resolve));
+        clearInterval(this.#renewals);
+      })();
+    }
+    return this.#stopped;
+  }
+
+  #nudge(): void {
+    this.#woken = true;
+    this.#wake?.();
+  }
+
+  async #run(): Promise<void> {
+    const { store, watch } = this.#ctx;
+    for (let failures = 0; !this.#stop.signal.aborted; ) {
+      const free = this.#concurrency - this.#sending;
+      if (free > 0) {
+        this.#woken = false;
+        let claims: OutboxClaim[];
+        try {
+          claims = await store.claim(this.#owner, free);
+          watch.working('database');
+          failures = 0;
+        } catch (error) {
+          watch.failing('database', error);
+          await pause(databaseRetryIn(failures++), this.#stop.signal);
+          continue;
+        }
+        this.#lastFull = claims.length === free;
+        for (const claim of claims) this.#relay(claim);
+        if (this.#lastFull) continue; // more may be due: claim again once a slot is free
+      }
+      await this.#nextWake();
+    }
+  }
+
+  /** Resolves on a wake-up, a freed slot after a full claim, the poll interval, or stop(). */
+  #nextWake(): Promise<void> {
+    if (this.#woken || this.#stop.signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#stop.signal.removeEventListener('abort', done);
+        this.#wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, this.#pollMs);
+      this.#stop.signal.addEventListener('abort', done);
+      this.#wake = done;
+    });
+  }
+
+  #relay(claim: OutboxClaim): void {
+    const held: Held = {
+      claim,
+      lost: new AbortController(),
+      leaseUntil: Date.now() + this.#ctx.store.leaseMs,
+    };
+    this.#held.set(claim.token, held);
+    this.#sending += 1;
+    let freed = false;
+    const freeSendSlot = () => {
+      if (freed) return;
+      freed = true;
+      this.#sending -= 1;
+      if (this.#lastFull) this.#nudge();
+    };
+    relayPayment(this.#ctx, held, freeSendSlot)
+      .catch((error: unknown) => this.#ctx.watch.failing('relay', error))
+      .finally(() => {
+        freeSendSlot();
+        this.#held.delete(claim.token);
+        if (this.#held.size === 0) this.#idle?.();
+      });
+  }
+
+  /** One statement renews every lease held; a row whose renewal failed is dropped. */
+  async #renew(): Promise<void> {
+    const tokens = [...this.#held.keys()];
+    if (this.#renewing || tokens.length === 0) return;
+    this.#renewing = true;
+    const started = Date.now();
+    try {
+      const kept = await this.#ctx.store.renew(tokens);
+      this.#ctx.watch.working('database');
+      for (const token of tokens) {
+        const held = this.#held.get(token);
+        if (!held) continue;
+        if (kept.has(token)) held.leaseUntil = started + this.#ctx.store.leaseMs;
+        else held.lost.abort(); // its new owner carries on
+      }
+    } catch (error) {
+      this.#ctx.watch.failing('database', error);
+    } finally {
+      this.#renewing = false;
+    }
+  }
+}

@@ -1,0 +1,70 @@
+import type { Logger } from '../contracts/hooks';
+
+/** Why a database error or a failed send is retried: the first try again after this long. */
+export const FIRST_RETRY_MS = 1000;
+/** The longest a payment is left before its next try. */
+export const LAST_RETRY_MS = 60_000;
+
+/** A database that failed is tried again after 250 ms doubling to 5 s. */
+export const databaseRetryIn = (failures: number): number =>
+  Math.min(5000, 250 * 2 ** Math.min(failures, 16));
+
+/** 1 s doubling to 60 s, by how many times the payment was given back. */
+export const retryIn = (attempts: number): number =>
+  Math.min(LAST_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.min(attempts, 16));
+
+/**
+ * What the relay cannot reach (the database, the provider), each said once when it
+ * starts failing and once when it is back, however often it fails meanwhile.
+ */
+export class Watch {
+  readonly #logger: Logger | undefined;
+  readonly #down = new Map<string, string>();
+
+  constructor(logger: Logger | undefined) {
+    this.#logger = logger;
+  }
+
+  /** `part` failed (`why`): logged when it was not failing, or fails another way now. */
+  failing(part: string, error: unknown): void {
+    const why = describe(error);
+    if (this.#down.get(part) === why) return;
+    this.#down.set(part, why);
+    this.#say('warn', `outbox relay: ${part}: ${why}; retrying`);
+  }
+
+  /** `part` worked: logged when it was failing. */
+  working(part: string): void {
+    if (!this.#down.delete(part)) return;
+    this.#say('info', `outbox relay: ${part}: back`);
+  }
+
+  #say(level: 'warn' | 'info', message: string): void {
+    try {
+      this.#logger?.[level]?.(message);
+    } catch {
+      // A broken logger must not stop the relay.
+    }
+  }
+}
+
+/** An error's name and code, never its full message (which may echo a query's values). */
+function describe(error: unknown): string {
+  const { name, code } = (error ?? {}) as { name?: unknown; code?: unknown };
+  const label = typeof name === 'string' ? name : 'Error';
+  return typeof code === 'string' ? `${label} ${code}` : label;
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done);
+  });
+}

@@ -1,0 +1,150 @@
+import type { OutboxClaim, OutboxOutcome, OutboxPayment, OutboxStore } from 'momo-partner-sdk';
+import type { PostgresConnection, PostgresPoolClient } from './connection';
+import type { OutboxListener } from './listener';
+import { PAYMENT_COLUMNS, toPayment } from './outbox';
+
+/** The row's claim is `$2` and its lease has not run out (on the database's clock). */
+const CLAIM_HELD = 'key = $1 AND claim_token = $2 AND claim_expires > clock_timestamp()';
+const lease = (param: string) =>
+  `clock_timestamp() + make_interval(secs => ${param}::float8 / 1000)`;
+const CLEAR_CLAIM = 'claim_owner = NULL, claim_token = NULL, claim_expires = NULL';
+
+/**
+ * The relays' store on `<schema>.outbox`: rows claimed oldest first with `FOR UPDATE SKIP
+ * LOCKED` (a claim never waits on another relay's), a lease on the database's clock and
+ * a fencing token from a sequence; every write carries the token and is refused once the
+ * lease ran out or another relay claimed the row.
+ */
+export class PostgresOutboxStore implements OutboxStore<PostgresPoolClient> {
+  readonly leaseMs: number;
+  readonly #db: PostgresConnection;
+  readonly #listener: OutboxListener;
+  readonly #outbox: string;
+
+  constructor(db: PostgresConnection, leaseMs: number, listener: OutboxListener) {
+    this.#db = db;
+    this.leaseMs = leaseMs;
+    this.#listener = listener;
+    this.#outbox = db.table('outbox');
+  }
+
+  async claim(owner: string, limit: number): Promise<OutboxClaim[]> {
+    const { rows } = await this.#db.query(
+      `UPDATE ${this.#outbox} AS o
+       SET claim_owner = $1,
+         claim_token = nextval('${this.#db.table('outbox_fence')}')::text || ':' || $1,
+         claim_expires = ${lease('$3')}
+       FROM (
+         SELECT key FROM ${this.#outbox}
+         WHERE delivered_at IS NULL
+           AND (claim_expires IS NULL OR claim_expires <= clock_timestamp())
+           AND (not_before IS NULL OR not_before <= clock_timestamp())
+         ORDER BY seq LIMIT $2
+         FOR UPDATE SKIP LOCKED
+       ) AS due
+       WHERE o.key = due.key
+       RETURNING ${PAYMENT_COLUMNS.replaceAll(/(\w+)/g, 'o.$1')}, o.body, o.callback_url,
+         o.claim_token, o.attempts, o.settled_at, o.seq`,
+      [owner, limit, this.leaseMs],
+    );
+    return rows
+      .sort((a, b) => Number(a.seq) - Number(b.seq))
+      .map((row) => ({
+        ...toPayment(row),
+        body: row.body,
+        ...(typeof row.callback_url === 'string' ? { callbackUrl: row.callback_url } : {}),
+        token: String(row.claim_token),
+        attempts: Number(row.attempts),
+        settled: row.settled_at !== null,
+      }));
+  }
+
+  async markSent(key: string, token: string): Promise<boolean> {
+    const { rowCount } = await this.#db.query(
+      `UPDATE ${this.#outbox} SET status = 'SENT' WHERE ${CLAIM_HELD} AND settled_at IS NULL`,
+      [key, token],
+    );
+    return rowCount === 1;
+  }
+
+  async settle(
+    key: string,
+    token: string,
+    outcome: OutboxOutcome,
+    deliver: (payment: OutboxPayment, tx: PostgresPoolClient) => Promise<void>,
+  ): Promise<boolean> {
+    const client = await this.#db.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      const { rows } = await client.query(
+        `UPDATE ${this.#outbox}
+         SET status = $3, reason = $4, financial_transaction_id = $5,
+           settled_at = coalesce(settled_at, now()), delivered_at = now(), ${CLEAR_CLAIM}
+         WHERE ${CLAIM_HELD}
+         RETURNING ${PAYMENT_COLUMNS}`,
+        [key, token, ...outcomeValues(outcome)],
+      );
+      if (!rows[0]) {
+        await client.query('ROLLBACK');
+        return false; // fenced out: its new owner delivers it
+      }
+      await deliver(toPayment(rows[0]), client);
+      // A transaction onSettled left failed (a statement of its own failed, caught) ends
+      // in a ROLLBACK at COMMIT, without an error: nothing was recorded.
+      const done = (await client.query('COMMIT')) as { command?: unknown };
+      if (done.command === 'ROLLBACK') {
+        throw new Error('onSettled left its transaction failed: rolled back, tried again later');
+      }
+      return true;
+    } catch (error) {
+      await client.query('ROLLBACK').catch((failed: unknown) => {
+        broken = failed instanceof Error ? failed : new Error('ROLLBACK failed');
+      });
+      throw this.#db.translate(error);
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  async giveBack(
+    key: string,
+    token: string,
+    retryInMs: number,
+    outcome?: OutboxOutcome,
+  ): Promise<boolean> {
+    const final = outcome
+      ? ', status = $4, reason = $5, financial_transaction_id = $6, settled_at = coalesce(settled_at, now())'
+      : '';
+    const { rowCount } = await this.#db.query(
+      `UPDATE ${this.#outbox}
+       SET ${CLEAR_CLAIM}, not_before = ${lease('$3')},
+         attempts = attempts + CASE WHEN $3::float8 > 0 THEN 1 ELSE 0 END${final}
+       WHERE ${CLAIM_HELD}`,
+      [key, token, Math.max(0, Math.ceil(retryInMs)), ...(outcome ? outcomeValues(outcome) : [])],
+    );
+    return rowCount === 1;
+  }
+
+  async renew(tokens: readonly string[]): Promise<Set<string>> {
+    const { rows } = await this.#db.query(
+      `UPDATE ${this.#outbox} SET claim_expires = ${lease('$2')}
+       WHERE claim_token = ANY($1::text[]) AND claim_expires > clock_timestamp()
+       RETURNING claim_token`,
+      [tokens, this.leaseMs],
+    );
+    return new Set(rows.map((row) => String(row.claim_token)));
+  }
+
+  subscribe(wake: () => void): () => void {
+    return this.#listener.subscribe(wake);
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `PostgresOutboxStore { schema: '${this.#db.schema}', leaseMs: ${this.leaseMs} }`;
+  }
+}
+
+function outcomeValues(outcome: OutboxOutcome): unknown[] {
+  return [outcome.status, outcome.reason ?? null, outcome.financialTransactionId ?? null];
+}
