@@ -34,13 +34,13 @@ export interface OutboxIntent {
   /** The creating call's body. */
   body: unknown;
   /** The callback URL the provider is asked to call (`{referenceId}` is filled in). */
-  callbackUrl?: string;
+  callbackUrl?: string | undefined;
 }
 
 /** A row a relay holds: the payment, its body, and the claim every write of it carries. */
 export interface OutboxClaim extends OutboxPayment {
   body: unknown;
-  callbackUrl?: string;
+  callbackUrl?: string | undefined;
   /** The fencing token of this claim: a write under an older token is refused. */
   token: string;
   /** How many times it was given back to be tried later (its retry time grows with it). */
