@@ -121,7 +121,10 @@ class Relay<Tx> {
 
   /** Resolves on a wake-up, a freed slot after a full claim, the poll interval, or stop(). */
   #nextWake(): Promise<void> {
-    if (this.#woken || this.#stop.signal.aborted) return Promise.resolve();
+    // A wake-up counts only with a slot free: with every slot busy, resolving at once
+    // would spin on promises and starve the I/O that frees one.
+    const ready = this.#woken && this.#sending < this.#concurrency;
+    if (ready || this.#stop.signal.aborted) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
@@ -148,7 +151,8 @@ class Relay<Tx> {
       if (freed) return;
       freed = true;
       this.#sending -= 1;
-      if (this.#lastFull) this.#nudge();
+      // Rows may be due (the last claim was full, or a wake-up came while slots were busy).
+      if (this.#lastFull || this.#woken) this.#nudge();
     };
     relayPayment(this.#ctx, held, freeSendSlot)
       .catch((error: unknown) => this.#ctx.watch.failing('relay', error))

@@ -2,8 +2,9 @@
  * `momo-partner-sdk/postgres`: the SDK's durable state in the partner's own PostgreSQL,
  * on the partner's `pg.Pool` (node-postgres 8; an optional peer, never bundled): the
  * journal of operations in flight, a batch store on which several processes run one
- * batch together (leases and fencing tokens), and shared access tokens with one refresh
- * lock. Everything is durable once its statement commits. docs/postgres.md: the schema,
+ * batch together (leases and fencing tokens), shared access tokens with one refresh
+ * lock, and the transactional outbox (`db.outbox`: intents committed in the partner's
+ * transaction, sent by relays exactly once). Everything is durable once its statement commits. docs/postgres.md: the schema,
  * the guarantees beside Redis', running your own migrations (docs/postgres.sql).
  */
 import {

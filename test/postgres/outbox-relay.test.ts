@@ -159,4 +159,21 @@ describeWithPostgres('the outbox relay (real PostgreSQL, the simulator over HTTP
     await relay.stop();
     expect(seen.map((p) => p.key)).toEqual(['o-2-fast', 'o-1-slow']);
   });
+  it('waits for a free slot when wake-ups come while every slot is busy (never spins)', async () => {
+    const db = await shop();
+    const pool = pg15.pool();
+    const seen: OutboxPayment[] = [];
+    // Only NOTIFYs and freed slots move it: the poll is a minute away.
+    const relay = db.outbox.start(h.client(), {
+      concurrency: 1,
+      onSettled: markOrder(db.schema, seen),
+      pollIntervalMs: 60_000,
+    });
+    const keys = Array.from({ length: 20 }, (_, i) => `o-busy-${String(i).padStart(2, '0')}`);
+    await Promise.all(keys.map((key) => order(pool, db, key, PAYEE.ok)));
+    await allDelivered(pool, db.schema);
+    await relay.stop();
+    expect(seen.map((p) => p.key).sort()).toEqual(keys);
+    expect(new Set(h.transferPosts()).size).toBe(20);
+  });
 });
