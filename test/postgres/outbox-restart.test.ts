@@ -33,11 +33,11 @@ describeWithPostgres('the outbox relay across a database restart', () => {
     await createOrders(pool, db.schema);
     const logs: string[] = [];
     const log = (message: string) => void logs.push(message);
-    const momo = new MomoClient({
-      ...providerOptions(h),
-      logger: { info: log, warn: log, error: log },
-    });
+    const database = () => logs.filter((m) => m.startsWith('outbox relay: database:'));
+    const logger = { info: log, warn: log, error: log };
+    const momo = new MomoClient({ ...providerOptions(h), logger });
     const relay = db.outbox.start(momo, {
+      logger,
       concurrency: 8,
       onSettled: settleOrder(db.schema),
     });
@@ -63,6 +63,7 @@ describeWithPostgres('the outbox relay across a database restart', () => {
         else h.sim.settle(p.referenceId, 'FAILED', { code: 'EXPIRED', message: 'Expired.' });
       });
       await until(() => lookedUp(waiting, from), 30_000);
+      await until(() => database().some((m) => m.endsWith('retrying')), 30_000); // it noticed
       await pg15.server().restart();
 
       // Orders placed once it is back: the same relay sends them.
@@ -73,6 +74,9 @@ describeWithPostgres('the outbox relay across a database restart', () => {
       await allDelivered(pool, db.schema, 60_000); // retried while a query fails
       expect(creates(h.sim, after).length).toBeGreaterThanOrEqual(10);
       await expectEachSentOnce(h.sim, pool, db, placed);
+      // Said once when it went away (per kind of error), once when it was back.
+      expect(database().at(-1)).toBe('outbox relay: database: back');
+      expect(database().length).toBeLessThan(8);
       for (const [i, p] of waiting.entries()) {
         expect((await db.outbox.get(p.key))?.status).toBe(i % 2 ? 'SUCCESSFUL' : 'FAILED');
       }
