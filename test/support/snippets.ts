@@ -82,7 +82,8 @@ const AsyncFunction = (async () => {}).constructor as new (
 
 /**
  * A snippet run as written: its imports come from `modules` (keyed by specifier: the
- * modules the test imported, so vitest's aliases hold), the names its prose defines
+ * namespaces the test imported, so vitest's aliases hold; a default import reads
+ * `default`, e.g. `{ pg: { default: pg } }`), the names its prose defines
  * (`options`, `process`...) from `scope`. Resolves when its last statement has run.
  */
 export function runSnippet(
