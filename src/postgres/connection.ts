@@ -86,6 +86,38 @@ export function positiveMs(field: string, value: number): number {
   return value;
 }
 
+/** What a pg client is beside its queries: an EventEmitter (its `'error'` events). */
+interface ErrorEmitter {
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  removeListener(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+/**
+ * Runs `use` on a client checked out of `pool` for a transaction of the SDK's own, then
+ * gives it back. While a client is checked out pg-pool hears none of its errors: a server
+ * that goes away would emit an `'error'` nobody listens to (an uncaught exception in the
+ * partner's process). Here it is heard, and the client is given back with it (the pool
+ * then closes that connection); `use` reports a connection it broke itself by `broke`.
+ */
+export async function withClient<T>(
+  pool: PostgresPool,
+  use: (client: PostgresPoolClient, broke: (error: Error) => void) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  const events = client as Partial<ErrorEmitter>;
+  let broken: Error | undefined;
+  const broke = (error: Error) => {
+    broken ??= error;
+  };
+  events.on?.('error', broke);
+  try {
+    return await use(client, broke);
+  } finally {
+    events.removeListener?.('error', broke);
+    client.release(broken);
+  }
+}
+
 /**
  * Runs the SDK's statements on the partner's pool, one autocommitted statement each
  * (durable once it returns: PostgreSQL's COMMIT). A missing table or schema becomes a

@@ -1,4 +1,4 @@
-import { type PostgresConnection, PostgresSchemaError } from './connection';
+import { type PostgresConnection, PostgresSchemaError, withClient } from './connection';
 
 /**
  * The SDK's tables, one migration per version, in order; `{schema}` stands for the quoted
@@ -122,45 +122,41 @@ export function migrationScript(schema: string): string {
  * lock on the schema's name: instances starting at once run it one after the other, and
  * the later ones find nothing to do. A schema newer than this release: PostgresSchemaError.
  */
-export async function migrate(db: PostgresConnection): Promise<void> {
-  const client = await db.pool.connect();
-  let failed: unknown;
-  try {
-    await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-      `momo-partner-sdk:${db.schema}`,
-    ]);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS "${db.schema}"`);
-    await client.query(
-      `CREATE TABLE IF NOT EXISTS ${db.table('migrations')} (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
-    );
-    const { rows } = await client.query(
-      `SELECT coalesce(max(version), 0) AS version FROM ${db.table('migrations')}`,
-    );
-    const current = Number(rows[0]?.version ?? 0);
-    if (current > LATEST) {
-      throw new PostgresSchemaError(
-        db.schema,
-        `Schema "${db.schema}" is at version ${current}; this release of momo-partner-sdk knows up to ${LATEST}: upgrade the SDK`,
-      );
-    }
-    for (const { version, name, sql } of MIGRATIONS) {
-      if (version <= current) continue;
-      await client.query(render(sql, db.schema));
-      await client.query(`INSERT INTO ${db.table('migrations')} (version, name) VALUES ($1, $2)`, [
-        version,
-        name,
+export function migrate(db: PostgresConnection): Promise<void> {
+  return withClient(db.pool, async (client, broke) => {
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+        `momo-partner-sdk:${db.schema}`,
       ]);
+      await client.query(`CREATE SCHEMA IF NOT EXISTS "${db.schema}"`);
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS ${db.table('migrations')} (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+      );
+      const { rows } = await client.query(
+        `SELECT coalesce(max(version), 0) AS version FROM ${db.table('migrations')}`,
+      );
+      const current = Number(rows[0]?.version ?? 0);
+      if (current > LATEST) {
+        throw new PostgresSchemaError(
+          db.schema,
+          `Schema "${db.schema}" is at version ${current}; this release of momo-partner-sdk knows up to ${LATEST}: upgrade the SDK`,
+        );
+      }
+      for (const { version, name, sql } of MIGRATIONS) {
+        if (version <= current) continue;
+        await client.query(render(sql, db.schema));
+        await client.query(
+          `INSERT INTO ${db.table('migrations')} (version, name) VALUES ($1, $2)`,
+          [version, name],
+        );
+      }
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      // A refusal of ours leaves the connection sound; any other failure retires it.
+      if (error instanceof Error && !(error instanceof PostgresSchemaError)) broke(error);
+      throw error;
     }
-    await client.query('COMMIT');
-  } catch (error) {
-    failed = error;
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    // A refusal of ours leaves the connection sound; any other failure retires it.
-    client.release(
-      failed instanceof Error && !(failed instanceof PostgresSchemaError) ? failed : undefined,
-    );
-  }
+  });
 }

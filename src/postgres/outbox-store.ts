@@ -1,5 +1,5 @@
 import type { OutboxClaim, OutboxOutcome, OutboxPayment, OutboxStore } from 'momo-partner-sdk';
-import type { PostgresConnection, PostgresPoolClient } from './connection';
+import { type PostgresConnection, type PostgresPoolClient, withClient } from './connection';
 import type { OutboxListener } from './listener';
 import { PAYMENT_COLUMNS, toPayment } from './outbox';
 
@@ -73,38 +73,36 @@ export class PostgresOutboxStore implements OutboxStore<PostgresPoolClient> {
     outcome: OutboxOutcome,
     deliver: (payment: OutboxPayment, tx: PostgresPoolClient) => Promise<void>,
   ): Promise<boolean> {
-    const client = await this.#db.pool.connect();
-    let broken: Error | undefined;
-    try {
-      await client.query('BEGIN');
-      const { rows } = await client.query(
-        `UPDATE ${this.#outbox}
-         SET status = $3, reason = $4, financial_transaction_id = $5,
-           settled_at = coalesce(settled_at, now()), delivered_at = now(), ${CLEAR_CLAIM}
-         WHERE ${CLAIM_HELD}
-         RETURNING ${PAYMENT_COLUMNS}`,
-        [key, token, ...outcomeValues(outcome)],
-      );
-      if (!rows[0]) {
-        await client.query('ROLLBACK');
-        return false; // fenced out: its new owner delivers it
+    return withClient(this.#db.pool, async (client, broke) => {
+      try {
+        await client.query('BEGIN');
+        const { rows } = await client.query(
+          `UPDATE ${this.#outbox}
+           SET status = $3, reason = $4, financial_transaction_id = $5,
+             settled_at = coalesce(settled_at, now()), delivered_at = now(), ${CLEAR_CLAIM}
+           WHERE ${CLAIM_HELD}
+           RETURNING ${PAYMENT_COLUMNS}`,
+          [key, token, ...outcomeValues(outcome)],
+        );
+        if (!rows[0]) {
+          await client.query('ROLLBACK');
+          return false; // fenced out: its new owner delivers it
+        }
+        await deliver(toPayment(rows[0]), client);
+        // A transaction onSettled left failed (a statement of its own failed, caught) ends
+        // in a ROLLBACK at COMMIT, without an error: nothing was recorded.
+        const done = (await client.query('COMMIT')) as { command?: unknown };
+        if (done.command === 'ROLLBACK') {
+          throw new Error('onSettled left its transaction failed: rolled back, tried again later');
+        }
+        return true;
+      } catch (error) {
+        await client.query('ROLLBACK').catch((failed: unknown) => {
+          broke(failed instanceof Error ? failed : new Error('ROLLBACK failed'));
+        });
+        throw this.#db.translate(error);
       }
-      await deliver(toPayment(rows[0]), client);
-      // A transaction onSettled left failed (a statement of its own failed, caught) ends
-      // in a ROLLBACK at COMMIT, without an error: nothing was recorded.
-      const done = (await client.query('COMMIT')) as { command?: unknown };
-      if (done.command === 'ROLLBACK') {
-        throw new Error('onSettled left its transaction failed: rolled back, tried again later');
-      }
-      return true;
-    } catch (error) {
-      await client.query('ROLLBACK').catch((failed: unknown) => {
-        broken = failed instanceof Error ? failed : new Error('ROLLBACK failed');
-      });
-      throw this.#db.translate(error);
-    } finally {
-      client.release(broken);
-    }
+    });
   }
 
   async giveBack(

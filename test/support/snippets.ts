@@ -8,6 +8,7 @@
 import { execFile } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import ts from 'typescript';
 
 export interface Snippet {
   /** `README.md:42`: the file and the line of the opening fence. */
@@ -100,4 +101,37 @@ export function runSnippet(
       },
     );
   });
+}
+
+/** `async` functions' constructor: a snippet's top-level `await` stays valid. */
+const AsyncFunction = (async () => {}).constructor as new (
+  ...parameters: string[]
+) => (...values: unknown[]) => Promise<void>;
+
+/**
+ * A snippet run as written, in this process: its imports come from `modules` (keyed by specifier: the
+ * namespaces the test imported, so vitest's aliases hold; a default import reads
+ * `default`, e.g. `{ pg: { default: pg } }`), the names its prose defines
+ * (`options`, `process`...) from `scope`. Resolves when its last statement has run.
+ */
+export function evalSnippet(
+  snippet: Snippet,
+  modules: Record<string, object>,
+  scope: Record<string, unknown>,
+): Promise<void> {
+  const { outputText } = ts.transpileModule(snippet.code, {
+    compilerOptions: {
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.CommonJS,
+      esModuleInterop: true,
+    },
+    fileName: 'snippet.ts',
+  });
+  const require = (specifier: string) => {
+    const module = modules[specifier];
+    if (!module) throw new Error(`${snippet.where} imports ${specifier}: not handed in`);
+    return { __esModule: true, ...module };
+  };
+  const run = new AsyncFunction('require', 'exports', ...Object.keys(scope), outputText);
+  return run(require, {}, ...Object.values(scope));
 }

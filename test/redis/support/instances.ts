@@ -10,7 +10,7 @@ type Message =
   | { type: 'log'; level: string; message: string }
   | { type: 'event'; name: string; referenceId: string };
 
-/** A partner instance in its own process (test/redis/workers/instance.ts, run by tsx). */
+/** A partner instance in its own process (a worker script run by tsx). */
 export class Instance {
   readonly logs: { level: string; message: string }[] = [];
   readonly events: { name: string; referenceId: string }[] = [];
@@ -37,8 +37,9 @@ export class Instance {
     });
   }
 
-  static async spawn(): Promise<Instance> {
-    const child = fork(WORKER, [], {
+  /** Starts `worker` (default: test/redis/workers/instance.ts), one that `serveParent`s. */
+  static async spawn(worker: string = WORKER): Promise<Instance> {
+    const child = fork(worker, [], {
       cwd: ROOT,
       execArgv: ['--import', 'tsx'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -5,6 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import { MomoClient, type MomoClientOptions, toNodeListener } from 'momo-partner-sdk';
 import { createRedisState, type RedisState } from 'momo-partner-sdk/redis';
+import { send, serveParent } from '../../support/worker';
 import { type ConnectedClient, connectClient, type Library } from '../support/clients';
 
 export interface InitInput {
@@ -32,7 +33,6 @@ let shared: RedisState | undefined;
 let momo: MomoClient | undefined;
 let callbackServer: Server | undefined;
 
-const send = (message: unknown) => process.send?.(message);
 const client = () => {
   if (!momo) throw new Error('init first');
   return momo;
@@ -151,13 +151,4 @@ const handlers: Record<string, (input: never) => Promise<unknown>> = {
   },
 };
 
-process.on('message', async (message: { id: number; method: string; input: never }) => {
-  const handler = handlers[message.method];
-  try {
-    if (!handler) throw new Error(`no such method: ${message.method}`);
-    send({ type: 'reply', id: message.id, result: await handler(message.input) });
-  } catch (error) {
-    send({ type: 'reply', id: message.id, error: String(error) });
-  }
-});
-send({ type: 'started' });
+serveParent(handlers);
