@@ -69,18 +69,23 @@ export interface OutboxStore<Tx = unknown> {
    * out, their retry time passed; never waiting on another relay's claim.
    */
   claim(owner: string, limit: number): Promise<OutboxClaim[]>;
-  /** Records that the provider accepted the payment. */
+  /**
+   * Records that the provider accepted the payment. The relay has freed the send slot
+   * by then: a crash before it is recorded only means a re-send, whose 409 proves it.
+   */
   markSent(key: string, token: string): Promise<boolean>;
   /**
    * In one transaction: the final outcome recorded and marked delivered, and `deliver`
    * run in it. False when fenced out (nothing written, `deliver` not run). A throw of
-   * `deliver` rolls both back and is rethrown.
+   * `deliver` rolls both back and is rethrown. Without `deliver` (no `onSettled`), the
+   * outcome is recorded and marked delivered alone. A store may write many payments'
+   * outcomes in one statement or transaction, each fenced by its own claim.
    */
   settle(
     key: string,
     token: string,
     outcome: OutboxOutcome,
-    deliver: (payment: OutboxPayment, tx: Tx) => Promise<void>,
+    deliver?: (payment: OutboxPayment, tx: Tx) => Promise<void>,
   ): Promise<boolean>;
   /**
    * Gives the row back (claim cleared) to be claimed again in `retryInMs` (0: at once),

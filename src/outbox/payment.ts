@@ -53,6 +53,9 @@ export async function relayPayment<Tx>(
       if ('final' in sent) return deliver(ctx, held, sent.final);
       return giveBack(ctx, held, sent.retryInMs);
     }
+    // The send is done: its slot is free before SENT is recorded (a crash meanwhile
+    // only means a re-send under the same reference id, whose 409 proves it).
+    freeSendSlot();
     if (!(await record(ctx.watch, held, () => ctx.store.markSent(claim.key, claim.token)))) return;
   }
   freeSendSlot(); // the wait holds no send slot
@@ -127,7 +130,7 @@ async function deliver<Tx>(ctx: RelayContext<Tx>, held: Held, outcome: OutboxOut
   const settled = await record(ctx.watch, held, async () => {
     threw = undefined;
     try {
-      return await ctx.store.settle(claim.key, claim.token, outcome, run);
+      return await ctx.store.settle(claim.key, claim.token, outcome, ctx.onSettled && run);
     } catch (error) {
       if (threw) return 'threw';
       throw error;

@@ -1,7 +1,9 @@
 import type { OutboxClaim, OutboxOutcome, OutboxPayment, OutboxStore } from 'momo-partner-sdk';
-import { type PostgresConnection, type PostgresPoolClient, withClient } from './connection';
+import { Coalescer, type Waiting } from './coalescer';
+import type { PostgresConnection, PostgresPoolClient } from './connection';
 import type { OutboxListener } from './listener';
 import { PAYMENT_COLUMNS, toPayment } from './outbox';
+import { OutboxSettler } from './outbox-settle';
 
 /** The row's claim is `$2` and its lease has not run out (on the database's clock). */
 const CLAIM_HELD = 'key = $1 AND claim_token = $2 AND claim_expires > clock_timestamp()';
@@ -20,12 +22,17 @@ export class PostgresOutboxStore implements OutboxStore<PostgresPoolClient> {
   readonly #db: PostgresConnection;
   readonly #listener: OutboxListener;
   readonly #outbox: string;
+  readonly #marks = new Coalescer((batch: Waiting<{ key: string; token: string }, boolean>[]) =>
+    this.#markSent(batch),
+  );
+  readonly #settler: OutboxSettler;
 
   constructor(db: PostgresConnection, leaseMs: number, listener: OutboxListener) {
     this.#db = db;
     this.leaseMs = leaseMs;
     this.#listener = listener;
     this.#outbox = db.table('outbox');
+    this.#settler = new OutboxSettler(db);
   }
 
   async claim(owner: string, limit: number): Promise<OutboxClaim[]> {
@@ -59,50 +66,32 @@ export class PostgresOutboxStore implements OutboxStore<PostgresPoolClient> {
       }));
   }
 
-  async markSent(key: string, token: string): Promise<boolean> {
-    const { rowCount } = await this.#db.query(
-      `UPDATE ${this.#outbox} SET status = 'SENT' WHERE ${CLAIM_HELD} AND settled_at IS NULL`,
-      [key, token],
-    );
-    return rowCount === 1;
+  /** Batched: the SENT marks asked for while one is being written go out together. */
+  markSent(key: string, token: string): Promise<boolean> {
+    return this.#marks.add({ key, token });
   }
 
-  async settle(
+  /** Batched (`OutboxSettler`): one statement, or one transaction, for many outcomes. */
+  settle(
     key: string,
     token: string,
     outcome: OutboxOutcome,
-    deliver: (payment: OutboxPayment, tx: PostgresPoolClient) => Promise<void>,
+    deliver?: (payment: OutboxPayment, tx: PostgresPoolClient) => Promise<void>,
   ): Promise<boolean> {
-    return withClient(this.#db.pool, async (client, broke) => {
-      try {
-        await client.query('BEGIN');
-        const { rows } = await client.query(
-          `UPDATE ${this.#outbox}
-           SET status = $3, reason = $4, financial_transaction_id = $5,
-             settled_at = coalesce(settled_at, now()), delivered_at = now(), ${CLEAR_CLAIM}
-           WHERE ${CLAIM_HELD}
-           RETURNING ${PAYMENT_COLUMNS}`,
-          [key, token, ...outcomeValues(outcome)],
-        );
-        if (!rows[0]) {
-          await client.query('ROLLBACK');
-          return false; // fenced out: its new owner delivers it
-        }
-        await deliver(toPayment(rows[0]), client);
-        // A transaction onSettled left failed (a statement of its own failed, caught) ends
-        // in a ROLLBACK at COMMIT, without an error: nothing was recorded.
-        const done = (await client.query('COMMIT')) as { command?: unknown };
-        if (done.command === 'ROLLBACK') {
-          throw new Error('onSettled left its transaction failed: rolled back, tried again later');
-        }
-        return true;
-      } catch (error) {
-        await client.query('ROLLBACK').catch((failed: unknown) => {
-          broke(failed instanceof Error ? failed : new Error('ROLLBACK failed'));
-        });
-        throw this.#db.translate(error);
-      }
-    });
+    return this.#settler.settle({ key, token, outcome, deliver });
+  }
+
+  async #markSent(batch: Waiting<{ key: string; token: string }, boolean>[]): Promise<void> {
+    const { rows } = await this.#db.query(
+      `UPDATE ${this.#outbox} AS o SET status = 'SENT'
+       FROM unnest($1::text[], $2::text[]) AS c(key, token)
+       WHERE o.key = c.key AND o.claim_token = c.token
+         AND o.claim_expires > clock_timestamp() AND o.settled_at IS NULL
+       RETURNING o.key`,
+      [batch.map((w) => w.item.key), batch.map((w) => w.item.token)],
+    );
+    const marked = new Set(rows.map((row) => String(row.key)));
+    for (const { item, resolve } of batch) resolve(marked.has(item.key));
   }
 
   async giveBack(

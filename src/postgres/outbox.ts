@@ -102,10 +102,14 @@ async function write(
   intent: CheckedOutboxIntent,
 ): Promise<string> {
   const outbox = db.table('outbox');
+  // One statement: the row, and the NOTIFY only when a row was inserted.
   const inserted = await tx.query(
-    `INSERT INTO ${outbox} (key, operation, body, callback_url, fingerprint, reference_id)
-     VALUES ($1, $2, $3::jsonb, $4, $5, $6)
-     ON CONFLICT (key) DO NOTHING RETURNING reference_id`,
+    `WITH inserted AS (
+       INSERT INTO ${outbox} (key, operation, body, callback_url, fingerprint, reference_id)
+       VALUES ($1, $2, $3::jsonb, $4, $5, $6)
+       ON CONFLICT (key) DO NOTHING RETURNING reference_id
+     )
+     SELECT reference_id, pg_notify($7, '') FROM inserted`,
     [
       intent.key,
       intent.operation,
@@ -113,13 +117,11 @@ async function write(
       intent.callbackUrl ?? null,
       intent.fingerprint,
       globalThis.crypto.randomUUID(),
+      channelOf(db.schema),
     ],
   );
   const fresh = inserted.rows[0]?.reference_id;
-  if (typeof fresh === 'string') {
-    await tx.query('SELECT pg_notify($1, $2)', [channelOf(db.schema), '']);
-    return fresh;
-  }
+  if (typeof fresh === 'string') return fresh;
   const { rows } = await tx.query(
     `SELECT fingerprint, reference_id FROM ${outbox} WHERE key = $1`,
     [intent.key],

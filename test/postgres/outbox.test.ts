@@ -1,7 +1,7 @@
 import { isValidationError, type ValidationError } from 'momo-partner-sdk';
 import { createPostgresState, PostgresSchemaError } from 'momo-partner-sdk/postgres';
 import type pg from 'pg';
-import { expect, it } from 'vitest';
+import { expect, it, vi } from 'vitest';
 import { describeWithPostgres } from '../support/postgres-server';
 import { usePostgres } from './support';
 
@@ -83,6 +83,33 @@ describeWithPostgres('db.outbox.enqueue in the partner’s transaction (real Pos
       status: 'QUEUED',
     });
     expect((await db.outbox.pending()).map((p) => p.key)).toEqual(['o-1', 'o-2']);
+  });
+
+  it('writes an intent in three statements on your client; its NOTIFY only when inserted', async () => {
+    const { db, order } = await shop();
+    const listener = await pg15.pool().connect();
+    const notified: string[] = [];
+    listener.on('notification', (n) => notified.push(n.channel));
+    await listener.query(`LISTEN "${db.schema}.outbox"`);
+    try {
+      const statements: string[] = [];
+      const counting = (client: pg.PoolClient) =>
+        Object.assign(Object.create(client), {
+          query: (text: string, values?: unknown[]) => {
+            statements.push(text.trim().split(/\s+/)[0] ?? '');
+            return client.query(text, values);
+          },
+        });
+      await order('o-1', (client) => db.outbox.enqueue(counting(client), payment('o-1')));
+      expect(statements).toEqual(['SAVEPOINT', 'WITH', 'RELEASE']);
+      await order('o-1-again', (client) => db.outbox.enqueue(client, payment('o-1')));
+      await order('o-2', (client) => db.outbox.enqueue(client, payment('o-2')));
+      // Commit order: o-2's NOTIFY comes after anything the same-key enqueue sent.
+      await vi.waitFor(() => expect(notified).toHaveLength(2));
+      expect(notified).toEqual([`${db.schema}.outbox`, `${db.schema}.outbox`]);
+    } finally {
+      listener.release(true);
+    }
   });
 
   it('leaves no trace of an intent whose transaction rolled back', async () => {
