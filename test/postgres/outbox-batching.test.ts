@@ -4,7 +4,7 @@ import type pg from 'pg';
 import { expect, it, vi } from 'vitest';
 import { PAYEE, useSimulator } from '../batches/harness';
 import { describeWithPostgres } from '../support/postgres-server';
-import { allDelivered, order, orderStatuses, ordersTable } from './outbox-support';
+import { allDelivered, freshShop, order, orderStatuses } from './outbox-support';
 import { usePostgres } from './support';
 
 const h = useSimulator();
@@ -57,11 +57,7 @@ describeWithPostgres(
   () => {
     const pg15 = usePostgres();
 
-    async function shop() {
-      const db = await pg15.freshState();
-      await ordersTable(pg15.pool(), db.schema);
-      return db;
-    }
+    const shop = () => freshShop(pg15);
 
     it('frees the send slot before SENT is recorded; marks go together; a taken-over row gets none', async () => {
       const db = await shop();

@@ -4,7 +4,7 @@ import type pg from 'pg';
 import { expect, it, vi } from 'vitest';
 import { PAYEE, useSimulator } from '../batches/harness';
 import { describeWithPostgres } from '../support/postgres-server';
-import { allDelivered, markOrder, order, ordersTable, postsPerId } from './outbox-support';
+import { allDelivered, freshShop, markOrder, order, postsPerId } from './outbox-support';
 import { usePostgres } from './support';
 
 const h = useSimulator();
@@ -20,16 +20,7 @@ async function listeners(pool: pg.Pool, schema: string): Promise<number[]> {
 describeWithPostgres('the outbox relay across relays and failures (real PostgreSQL)', () => {
   const pg15 = usePostgres();
 
-  async function shop(leaseMs?: number) {
-    const schema = pg15.freshSchema();
-    const db = Object.assign(
-      createPostgresState(pg15.pool(), { schema, ...(leaseMs ? { leaseMs } : {}) }),
-      { schema },
-    );
-    await db.migrate();
-    await ordersTable(pg15.pool(), schema);
-    return db;
-  }
+  const shop = (leaseMs?: number) => freshShop(pg15, leaseMs ? { leaseMs } : {});
 
   it('wakes a relay polling every 60 s by the NOTIFY of the commit', async () => {
     const db = await shop();

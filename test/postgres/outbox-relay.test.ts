@@ -6,10 +6,10 @@ import { PAYEE, useSimulator } from '../batches/harness';
 import { describeWithPostgres } from '../support/postgres-server';
 import {
   allDelivered,
+  freshShop,
   markOrder,
   order,
   orderStatuses,
-  ordersTable,
   payout,
   postsPerId,
 } from './outbox-support';
@@ -20,11 +20,7 @@ const h = useSimulator();
 describeWithPostgres('the outbox relay (real PostgreSQL, the simulator over HTTP)', () => {
   const pg15 = usePostgres();
 
-  async function shop() {
-    const db = await pg15.freshState();
-    await ordersTable(pg15.pool(), db.schema);
-    return db;
-  }
+  const shop = () => freshShop(pg15);
 
   it('sends every committed intent once and settles it with the order; rolled-back ones never', async () => {
     const db = await shop();

@@ -1,8 +1,14 @@
 import type { OutboxPayment } from 'momo-partner-sdk';
-import type { PostgresPoolClient, PostgresState } from 'momo-partner-sdk/postgres';
+import {
+  createPostgresState,
+  type PostgresPoolClient,
+  type PostgresState,
+  type PostgresStateOptions,
+} from 'momo-partner-sdk/postgres';
 import type pg from 'pg';
 import { vi } from 'vitest';
 import { row } from '../batches/harness';
+import type { usePostgres } from './support';
 
 /** A payout intent for order `key` to `payee` (the simulator's magic numbers decide it). */
 export const payout = (key: string, payee: string) => ({
@@ -28,6 +34,18 @@ export async function order(
   } finally {
     client.release();
   }
+}
+
+/** A shop: a fresh migrated state (with `options`) and its orders table beside it. */
+export async function freshShop(
+  pg15: ReturnType<typeof usePostgres>,
+  options: PostgresStateOptions = {},
+): Promise<PostgresState & { schema: string }> {
+  const schema = pg15.freshSchema();
+  const db = Object.assign(createPostgresState(pg15.pool(), { ...options, schema }), { schema });
+  await db.migrate();
+  await ordersTable(pg15.pool(), schema);
+  return db;
 }
 
 /** The partner's orders table, beside the SDK's in the state's schema. */
