@@ -13,7 +13,8 @@
  * - under the provider's lookup cap: 2,000 waits against 100 lookups/s, without a budget
  *   and with `lookupRate: 90` (sections/rate-limit.mjs);
  * - batches: 2,000 rows under that cap against the floor it sets, 100,000 rows streamed
- *   through fileBatchStore (peak RSS), per-row cost of each batch store (sections/batch.mjs);
+ *   through fileBatchStore (peak RSS), the same from a CSV file through the `payouts`
+ *   command (its peak RSS), per-row cost of each batch store (sections/batch.mjs);
  * - PostgreSQL: the journal's cost per payment beside the in-memory and Redis ones, and the
  *   transactional outbox's cost, COMMIT-to-send latency and relay throughput
  *   (sections/postgres.mjs; skipped, and said so, without PostgreSQL);

@@ -75,7 +75,7 @@ export const targets = {
   batchVsFloor: 1.08,
   batchRefusedShare: 0.01,
   batchLookupsPerRow: 1.05,
-  /** Issue 25: 100,000 rows streamed through fileBatchStore. */
+  /** Issue 25: 100,000 rows streamed through fileBatchStore, and from a CSV by `payouts`. */
   batchStreamRssMB: 300,
   /** Issue 26: the outbox relay on loopback (sections/outbox.mjs). */
   outboxNotifyP50Ms: 10,

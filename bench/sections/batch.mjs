@@ -14,7 +14,11 @@
  *    generating them, fileBatchStore in a temp folder (on /dev/shm when present, or
  *    BENCH_BATCH_DIR: see streamBase), a provider settling at once, no
  *    cap: completes, peak RSS growth (sampled every 50 ms) < 300 MB; rows/s.
- * c. Store cost: 5,000 rows (1,000 quick) against the settle-at-once provider, per
+ * c. From a CSV: the `payouts` command (dist/cli.js) paying a 100,000-row file (10,000
+ *    quick; in the same folder as b) against the settle-at-once provider, its resident
+ *    memory sampled from outside every 50 ms; growth = its peak less the peak of the same
+ *    command paying a 1-row file (start-up, modules, client). Target < 300 MB; rows/s.
+ * d. Store cost: 5,000 rows (1,000 quick) against the settle-at-once provider, per
  *    store (memoryBatchStore, fileBatchStore, the Redis store of 'momo-partner-sdk/redis'
  *    when the build has one and redis-server is installed), rounds alternating the order;
  *    median ms per row and its ratio to memory.
@@ -27,6 +31,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { redisBatchStoreMissing } from '../lib/batch-stores.mjs';
 import { quick, targets } from '../lib/config.mjs';
+import { canSampleRss, runFiles, runPayouts, writePayoutsCsv } from '../lib/payouts-csv.mjs';
 import { forkProvider, runMeasured } from '../lib/processes.mjs';
 import { startRedis } from '../lib/redis-server.mjs';
 import { median } from '../lib/stats.mjs';
@@ -103,6 +108,34 @@ async function streamed(node) {
   }
 }
 
+async function fromCsv(node) {
+  if (!canSampleRss()) return { skipped: 'no /proc here: the CLI child memory cannot be read' };
+  const provider = await forkProvider('batch-server.mjs', [0, 0]);
+  const dir = mkdtempSync(join(streamBase, 'momo-bench-csv-'));
+  const { concurrency, streamRows: rows } = batchPlan;
+  try {
+    const one = runFiles(dir, 'one');
+    await writePayoutsCsv(one.file, 1);
+    const baseline = await runPayouts(node, provider, { ...one, concurrency });
+    const all = runFiles(dir, 'all');
+    await writePayoutsCsv(all.file, rows);
+    await provider.reset();
+    const run = await runPayouts(node, provider, { ...all, concurrency });
+    return {
+      ...run,
+      rows,
+      dir: streamBase,
+      baselineMB: baseline.peakMB,
+      peakRssGrowthMB: run.peakMB - baseline.peakMB,
+      rowsPerSecond: rows / (run.elapsedMs / 1_000),
+      server: await provider.stats(),
+    };
+  } finally {
+    provider.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function stores(node) {
   const notes = [];
   const kinds = ['memory', 'file'];
@@ -144,6 +177,7 @@ export async function measureBatch(node) {
     node: node.label,
     capped: await guarded(() => capped(node)),
     streamed: await guarded(() => streamed(node)),
+    csv: await guarded(() => fromCsv(node)),
     stores: await guarded(() => stores(node)),
   };
 }
@@ -188,12 +222,24 @@ export function batchTargets() {
       (v) => v < targets.batchStreamRssMB,
       (v) => `${int(v)} MB`,
     ],
+    [
+      `payouts CLI, ${streamRows} rows from a CSV: every row SUCCESSFUL`,
+      (result) => part(result, 'csv')?.summary?.successful,
+      (v) => v === batchPlan.streamRows,
+      int,
+    ],
+    [
+      `payouts CLI, ${streamRows} rows from a CSV: peak RSS growth < ${targets.batchStreamRssMB} MB`,
+      (result) => part(result, 'csv')?.peakRssGrowthMB,
+      (v) => v < targets.batchStreamRssMB,
+      (v) => `${int(v)} MB`,
+    ],
   ];
 }
 
 /** `alone`: the section's targets too (in `npm run bench` they are in the targets table). */
 export function printBatch(result, { alone = false } = {}) {
-  const { capped: a, streamed: b, stores: c } = result;
+  const { capped: a, streamed: b, csv: c, stores: d } = result;
   console.log(`\n## Batches (${result.node}): momo.batches.run on the built package`);
   if (a.error) console.log(`a. under the lookup cap: CRASHED ${a.error.split('\n')[0]}`);
   else {
@@ -221,15 +267,22 @@ export function printBatch(result, { alone = false } = {}) {
       `b. ${int(b.rows)} rows streamed from a re-readable async source, fileBatchStore (a temp folder in ${b.dir}), provider settling at once, no cap: ${int(b.summary.successful)} SUCCESSFUL in ${dec(b.elapsedMs / 1000)} s = ${int(b.rowsPerSecond)} rows/s; peak RSS growth ${int(b.peakRssGrowthMB)} MB (heap held after a GC at the end, report and store records included: ${int(b.liveAfterGcMB)} MB); creates ${int(b.server.creates)} (409 ${b.server.duplicates}), lookups ${int(b.server.served)}`,
     );
   }
-  if (c.error) console.log(`c. store cost: CRASHED ${c.error.split('\n')[0]}`);
+  if (c.error) console.log(`c. from a CSV: CRASHED ${c.error.split('\n')[0]}`);
+  else if (c.skipped) console.log(`c. from a CSV: skipped (${c.skipped})`);
   else {
-    const memory = c.msPerRow.memory;
-    table(
-      `c. store cost: ${int(batchPlan.storeRows)} rows per run, provider settling at once, median of ${batchPlan.storeRounds} round(s), order alternating`,
-      ['store', 'ms per row', 'vs memory'],
-      Object.entries(c.msPerRow).map(([kind, ms]) => [kind, dec(ms, 3), ratio(ms / memory)]),
+    console.log(
+      `c. payouts CLI (dist/cli.js), ${int(c.rows)} rows from a CSV file (in ${c.dir}), concurrency ${batchPlan.concurrency}, provider settling at once: exit ${c.code}, ${int(c.summary.successful)} SUCCESSFUL in ${dec(c.elapsedMs / 1000)} s = ${int(c.rowsPerSecond)} rows/s; peak RSS ${int(c.peakMB)} MB, growth over a 1-row file's ${int(c.baselineMB)} MB: ${int(c.peakRssGrowthMB)} MB; creates ${int(c.server.creates)} (409 ${c.server.duplicates}), lookups ${int(c.server.served)}`,
     );
-    for (const note of c.notes) console.log(`   ${note}`);
+  }
+  if (d.error) console.log(`d. store cost: CRASHED ${d.error.split('\n')[0]}`);
+  else {
+    const memory = d.msPerRow.memory;
+    table(
+      `d. store cost: ${int(batchPlan.storeRows)} rows per run, provider settling at once, median of ${batchPlan.storeRounds} round(s), order alternating`,
+      ['store', 'ms per row', 'vs memory'],
+      Object.entries(d.msPerRow).map(([kind, ms]) => [kind, dec(ms, 3), ratio(ms / memory)]),
+    );
+    for (const note of d.notes) console.log(`   ${note}`);
   }
   if (!alone) return;
   table(
@@ -247,7 +300,7 @@ export function printBatch(result, { alone = false } = {}) {
 }
 
 export const batchCrashes = (result) =>
-  ['capped', 'streamed', 'stores'].filter((part) => result[part].error);
+  ['capped', 'streamed', 'csv', 'stores'].filter((part) => result[part].error);
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const result = await measureBatch({

@@ -11,6 +11,7 @@ import type { Operation } from './operation';
 import type { Answer } from './port';
 import { type RetryHooks, type RetryPolicy, withRetries } from './retry';
 import { ChosenSender, type NodePath } from './sender';
+import { SIMULATOR_HEADER, TAG_HEADER } from './simulator-tag';
 
 export type { Authorizer, CallInput, CallResult };
 
@@ -24,6 +25,8 @@ export class Transport {
   readonly #auth: Authorizer;
   readonly #sender: ChosenSender;
   readonly #admission: Admission;
+  /** Whether the first answer said the server is the simulator (simulator-tag.ts). */
+  #simulator: boolean | undefined;
 
   constructor(
     config: Config,
@@ -207,6 +210,8 @@ export class Transport {
     const { op, path, referenceId } = plan;
     const { onRequest, onResponse } = config.hooks;
     const headers = headersOf(plan, config);
+    const tag = plan.options.tag;
+    if (tag !== undefined && this.#simulator) headers[TAG_HEADER] = encodeURIComponent(tag);
     const started = onResponse && Date.now();
     if (config.debug)
       config.log('debug', `${op.method} ${path}`, { operation: op.name, referenceId });
@@ -235,6 +240,7 @@ export class Transport {
       }
       throw failure;
     }
+    this.#simulator ??= answer.headers.get(SIMULATOR_HEADER) !== null;
     if (onResponse) {
       const durationMs = Date.now() - (started as number);
       callHook(onResponse, { ...requestInfo(plan, n), status: answer.status, durationMs });

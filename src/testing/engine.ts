@@ -1,3 +1,4 @@
+import { SIMULATOR_HEADER } from '../core/simulator-tag';
 import { withoutTrailingSlashes } from '../core/url';
 import { ApiUserStore } from './api-users';
 import { deliveryRefusal } from './callback-hosts';
@@ -30,7 +31,6 @@ import { remittanceRoutes } from './routes/remittance';
 import { sandboxRoutes } from './routes/sandbox';
 import { standardRoutes } from './routes/standard';
 import { voucherRoutes } from './routes/vouchers';
-import { SIMULATOR_HEADER } from './tagging';
 import { TokenStore } from './tokens';
 import type { RecordedRequest, SimCredentials, SimulatorOptions, SimulatorState } from './types';
 import { isMsisdn } from './validation';
@@ -109,7 +109,7 @@ export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
     if (fault?.kind === 'drop-before-processing') return DROP;
     if (fault?.kind === 'status') return faultResponse(fault.status, fault.body, fault.headers);
     const response = await respond(request, method, path, text, recording);
-    response.headers.set(SIMULATOR_HEADER, '1'); // so that sim.client() sends caller tags
+    response.headers.set(SIMULATOR_HEADER, '1'); // so that a client sends caller tags (core/simulator-tag.ts)
     if (fault?.kind === 'delay') await new Promise((resolve) => setTimeout(resolve, fault.ms));
     return fault?.kind === 'drop-after-processing' ? DROP : response;
   }

@@ -9,7 +9,6 @@ import { createFetch } from './fetch';
 import { limitsProblem } from './limits';
 import { createHandlers, type SimulatorHandlers } from './msw';
 import { serveEngine } from './serve';
-import { taggingFetch } from './tagging';
 import type { ListeningServer, ListenOptions, SimulatorOptions, SimulatorState } from './types';
 
 export type { SimulatorHandlers } from './msw';
@@ -71,19 +70,15 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
     fetch: simulatorFetch,
     listen: (listenOptions) => serveEngine(engine, listenOptions),
     client: (overrides = {}) => {
-      // Caller tags (a batch's rows) go to the simulator for its page: see tagging.ts.
-      const inner = 'fetch' in overrides ? overrides.fetch : simulatorFetch;
-      const fetch = inner && taggingFetch(inner, async (id) => (await momo.journal.get(id))?.tag);
-      const momo: MomoClient = new MomoClient({
+      return new MomoClient({
         baseUrl,
         targetEnvironment,
         subscriptionKey,
         apiUser: { id: apiUser.id, key: apiUser.key },
         polling: { initialDelayMs: 20, maxDelayMs: 200, timeoutMs: 30_000 },
+        fetch: simulatorFetch,
         ...overrides,
-        fetch,
       });
-      return momo;
     },
     credentials: engine.credentials,
     get transactions() {

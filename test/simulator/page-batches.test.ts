@@ -1,12 +1,11 @@
-import { memoryBatchStore } from 'momo-partner-sdk';
+import { MomoClient, memoryBatchStore } from 'momo-partner-sdk';
 import { createSimulator, type ListeningServer } from 'momo-partner-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { simulatorTags } from '../../src/cli/payouts/simulator-tags';
 
 // The payer's phone page shows batches: its state JSON (each `state` event of
 // /_simulator/events) groups the transactions whose caller tag names a batch. The tag
-// reaches the simulator only from sim.client() (or the CLI), and only once the server
-// said it is the simulator.
+// reaches the simulator from any client (its own transport or a fetch), and only once
+// the server's first answer said it is the simulator.
 const sim = createSimulator({ settleMs: 20 });
 let server: ListeningServer;
 
@@ -134,9 +133,24 @@ describe('batches in the page state', () => {
     expect((await pageState()).batches.map((b) => b.id)).not.toContain('unmarked');
   });
 
-  it("the CLI's payouts keeps its own transport against https (a real provider): no tagging fetch", () => {
-    const tagOf = async () => 'never';
-    expect(simulatorTags('https://sandbox.momodeveloper.mtn.com', tagOf)).toEqual({});
-    expect(simulatorTags('http://127.0.0.1:4010', tagOf).fetch).toBeTypeOf('function');
+  it("shows a batch run by a partner's own client over HTTP (the Node transport)", async () => {
+    const { targetEnvironment, subscriptionKey, apiUser } = sim.credentials;
+    const momo = new MomoClient({
+      baseUrl: server.url,
+      targetEnvironment,
+      subscriptionKey,
+      apiUser: { id: apiUser.id, key: apiUser.key },
+      polling: { initialDelayMs: 20, maxDelayMs: 200 },
+    });
+    const report = await momo.batches.run([row('n-1', '12', '46733123999')], {
+      id: 'own-client',
+      operation: 'disbursement.transfer',
+      store: memoryBatchStore(),
+    });
+    const referenceId = report.items[0]?.referenceId ?? '';
+    expect(report.summary.successful).toBe(1);
+    expect(sim.transaction(referenceId)?.tag).toBe('own-client/n-1');
+    const batch = (await pageState()).batches.find((b) => b.id === 'own-client');
+    expect(batch?.rows).toEqual([expect.objectContaining({ key: 'n-1', referenceId })]);
   });
 });

@@ -8,6 +8,7 @@ import {
   type CsvRow,
   csvField,
   csvLine,
+  LineWriter,
   readCsvRecords,
   readCsvRows,
 } from '../../src/cli/csv';
@@ -198,5 +199,26 @@ describe('CSV writer', () => {
       fields,
       ['x', 'y', 'z', '', '', ''],
     ]);
+  });
+
+  it('a LineWriter writes every line whole and in order, across its buffer and past it', async () => {
+    const written: Buffer[] = [];
+    const sink = {
+      write: async (bytes: Uint8Array, offset: number, length: number) => {
+        written.push(Buffer.from(bytes.subarray(offset, offset + length)));
+      },
+    };
+    const lines = new LineWriter(sink);
+    // Multi-byte characters land on the buffer's edge; one line is larger than the buffer.
+    const all = [
+      ...Array.from({ length: 5_000 }, (_, i) => csvLine([`row-${i}`, 'Zoë ₵ 💸', String(i)])),
+      csvLine(['big', 'x'.repeat(100_000)]),
+      csvLine(['last', 'é']),
+    ];
+    for (const line of all) await lines.add(line);
+    expect(written.length).toBeGreaterThan(1); // the buffer was written out on the way
+    await lines.flush();
+    await lines.flush(); // nothing left: writes nothing
+    expect(Buffer.concat(written).toString('utf8')).toBe(all.join(''));
   });
 });

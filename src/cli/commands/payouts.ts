@@ -1,17 +1,15 @@
 import { join } from 'node:path';
 import { fileBatchStore } from '../../batches/file-store';
 import type { BatchReport } from '../../batches/types';
-import type { MomoClient } from '../../client';
 import type { ProductName } from '../../core/options';
 import { oneOf, positiveInteger } from '../args';
 import { defineCommand } from '../command';
-import { CONNECTION_HELP, clientFromEnv, connectionFromEnv } from '../env';
+import { CONNECTION_HELP, clientFromEnv } from '../env';
 import { UsageError } from '../output';
 import { asFileError, checkFile } from '../payouts/check';
 import { ProgressView } from '../payouts/progress';
 import { ResultsFile } from '../payouts/results';
 import { CSV_OPERATIONS, type CsvOperation, rereadableItems } from '../payouts/rows';
-import { simulatorTags } from '../payouts/simulator-tags';
 import {
   batchSecret,
   dryRunOf,
@@ -103,9 +101,7 @@ export const payoutsCommand = defineCommand({
     const dryRun = args.flag('dry-run');
     const product = operation.split('.')[0] as ProductName;
     const lookup = rates.lookupRate === undefined ? {} : { lookupRate: rates.lookupRate };
-    const { baseUrl } = connectionFromEnv(io, args);
-    const tags = simulatorTags(baseUrl, async (id) => (await momo.journal.get(id))?.tag);
-    const momo: MomoClient = clientFromEnv(io, args, product, { ...lookup, ...tags });
+    const momo = clientFromEnv(io, args, product, lookup);
     const secret = batchSecret(io.env, product);
 
     const store = fileBatchStore(join(args.text('state-dir') ?? '.momo', 'batches'));

@@ -8,4 +8,4 @@ export {
   readCsvRecords,
   readCsvRows,
 } from './read';
-export { type CsvWriteOptions, csvField, csvLine } from './write';
+export { type ByteSink, type CsvWriteOptions, csvField, csvLine, LineWriter } from './write';

@@ -64,9 +64,12 @@ export class CsvParser {
     return this.#line;
   }
 
-  /** Parses the next chunk; returns the records it completed. */
-  push(text: string): CsvRow[] {
-    const rows: CsvRow[] = [];
+  /**
+   * Parses the next chunk, yielding each record as it completes: one at a time, so that a
+   * consumer that awaits between records holds one record, not the chunk's thousands
+   * (held across awaits, they would outlive V8's young generation and pile up in the old).
+   */
+  *push(text: string): Generator<CsvRow> {
     let i = 0;
     if (this.#first && text.length > 0) {
       this.#first = false;
@@ -77,26 +80,26 @@ export class CsvParser {
       const afterCR = this.#lastWasCR;
       this.#lastWasCR = c === CR;
       if (c === LF && afterCR && this.#state !== 'quoted') continue; // CRLF: the CR ended it
-      this.#take(c, text[i] as string, rows);
+      const row = this.#take(c, text[i] as string);
       if (c === CR || (c === LF && !afterCR)) this.#line++; // CRLF counts once, on its CR
+      if (row !== undefined) yield row;
     }
-    return rows;
   }
 
   /** Ends the input: the last record, or an error if a quoted field is still open. */
-  end(): CsvRow[] {
+  *end(): Generator<CsvRow> {
     if (this.#state === 'quoted') {
       throw new CsvError(
         `a quoted field opened on line ${this.#recordLine} is never closed (a missing ")`,
         this.#recordLine,
       );
     }
-    const rows: CsvRow[] = [];
-    if (this.#started) this.#endRecord(rows);
-    return rows;
+    const row = this.#started ? this.#endRecord() : undefined;
+    if (row !== undefined) yield row;
   }
 
-  #take(c: number, char: string, rows: CsvRow[]): void {
+  /** Takes one character; returns the record it completes, if any. */
+  #take(c: number, char: string): CsvRow | undefined {
     if (++this.#size > this.#maxRecordChars) {
       throw new CsvError(
         `a record longer than ${this.#maxRecordChars} characters (an unclosed quote?)`,
@@ -108,8 +111,9 @@ export class CsvParser {
         if (c === QUOTE) {
           this.#started = true;
           this.#state = 'quoted';
-        } else this.#unquoted(c, char, rows);
-        return;
+          return undefined;
+        }
+        return this.#unquoted(c, char);
       case 'unquoted':
         if (c === QUOTE) {
           throw new CsvError(
@@ -117,49 +121,49 @@ export class CsvParser {
             this.#line,
           );
         }
-        this.#unquoted(c, char, rows);
-        return;
+        return this.#unquoted(c, char);
       case 'quoted':
         if (c === QUOTE) this.#state = 'quote-in-quoted';
         else this.#field += char;
-        return;
+        return undefined;
       case 'quote-in-quoted':
         if (c === QUOTE) {
           this.#field += '"';
           this.#state = 'quoted';
         } else if (c === COMMA || c === LF || c === CR) {
-          this.#unquoted(c, char, rows);
+          return this.#unquoted(c, char);
         } else {
           throw new CsvError(
             `text after the closing quote of a field ("${char}"): a field is quoted whole or not at all`,
             this.#line,
           );
         }
-        return;
+        return undefined;
     }
   }
 
   /** A character outside quotes. */
-  #unquoted(c: number, char: string, rows: CsvRow[]): void {
+  #unquoted(c: number, char: string): CsvRow | undefined {
+    if (c === LF || c === CR) return this.#endRecord();
+    this.#started = true;
     if (c === COMMA) {
-      this.#started = true;
       this.#fields.push(this.#field);
       this.#field = '';
       this.#state = 'start';
-    } else if (c === LF || c === CR) {
-      this.#endRecord(rows);
     } else {
-      this.#started = true;
       this.#field += char;
       this.#state = 'unquoted';
     }
+    return undefined;
   }
 
-  #endRecord(rows: CsvRow[]): void {
-    // A blank line is no record (a trailing line end included); `""` is one empty field.
+  /** The record that ends here; undefined for a blank line (a trailing line end included). */
+  #endRecord(): CsvRow | undefined {
+    // `""` is one empty field.
+    let row: CsvRow | undefined;
     if (this.#started) {
       this.#fields.push(this.#field);
-      rows.push({ line: this.#recordLine, fields: this.#fields });
+      row = { line: this.#recordLine, fields: this.#fields };
     }
     this.#fields = [];
     this.#field = '';
@@ -167,5 +171,6 @@ export class CsvParser {
     this.#started = false;
     this.#size = 0;
     this.#recordLine = this.#line + 1; // the line end is counted after this call
+    return row;
   }
 }

@@ -2,7 +2,7 @@ import { open, readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { BatchReportItem } from '../../batches/types';
 import type { BatchHandle } from '../../contracts/batch-store';
-import { csvLine } from '../csv';
+import { csvLine, LineWriter } from '../csv';
 import { payoutRecords, RESULT_COLUMNS } from './rows';
 
 /** What the results say of one row. */
@@ -11,7 +11,8 @@ type RowState = Pick<BatchReportItem, 'referenceId' | 'reason' | 'financialTrans
 };
 
 const NOT_SENT: RowState = { status: '' };
-const BUFFER_CHARS = 64 * 1024;
+/** Between two writings, at least this many times the last one's duration. */
+const REWRITE_SPACING = 20;
 
 /**
  * A row as the store has it while the batch runs (or after a crash): its final status
@@ -39,8 +40,10 @@ async function storedState(handle: BatchHandle, key: string): Promise<RowState> 
  * input again (never holding it whole), writes a temporary file next to the results,
  * flushes it and renames it over them: a crash leaves the previous complete file.
  * `schedule()` (on progress) writes at most once every `intervalMs`, and leaves at least
- * four times the last writing's duration between two (a large file is rewritten less
- * often, so that rewriting never takes more than a fifth of the time).
+ * 20 times the last writing's duration between two: a large file is rewritten less often,
+ * so that rewriting takes at most about 5% of the time (with 4 times, a 50,000-row run
+ * spent a fifth of it rewriting, and the garbage pushed the run's own objects into the old
+ * generation: docs/assumptions.md PO3).
  */
 export class ResultsFile {
   readonly #input: string;
@@ -81,7 +84,7 @@ export class ResultsFile {
   /** Writes the file from the store soon (at most once every `intervalMs`). */
   schedule(): void {
     if (this.#timer) return;
-    const gap = Math.max(this.#intervalMs, 4 * this.#lastTook);
+    const gap = Math.max(this.#intervalMs, REWRITE_SPACING * this.#lastTook);
     const delay = Math.max(0, this.#last + gap - Date.now());
     this.#timer = setTimeout(() => {
       void this.fromStore()
@@ -120,11 +123,12 @@ export class ResultsFile {
     const temp = `${this.#out}.${process.pid}.tmp`;
     const file = await open(temp, 'w');
     try {
-      let buffer = '';
+      const lines = new LineWriter(file);
       let index = 0;
       for await (const record of payoutRecords(this.#input)) {
-        if (index === 0) buffer += csvLine([...record.header, ...RESULT_COLUMNS]);
-        const state = await stateOf(record.values.key ?? '', index++);
+        if (index === 0) await lines.add(csvLine([...record.header, ...RESULT_COLUMNS]));
+        const pending = stateOf(record.values.key ?? '', index++);
+        const state = pending instanceof Promise ? await pending : pending;
         const fields = record.header.map((name) => record.values[name] ?? '');
         fields.push(
           state.referenceId ?? '',
@@ -132,13 +136,10 @@ export class ResultsFile {
           state.reason ?? '',
           state.financialTransactionId ?? '',
         );
-        buffer += csvLine(fields);
-        if (buffer.length >= BUFFER_CHARS) {
-          await file.write(buffer);
-          buffer = '';
-        }
+        const full = lines.add(csvLine(fields));
+        if (full) await full;
       }
-      await file.write(buffer);
+      await lines.flush();
       await file.datasync();
     } catch (error) {
       await file.close();
