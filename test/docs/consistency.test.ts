@@ -7,7 +7,8 @@ import { DEFAULT_REFRESH_WINDOW_MS } from '../../src/auth/token-cache';
 // Where two places describe one behaviour, they say the same thing, and what the code does.
 const root = resolve(import.meta.dirname, '../..');
 const read = (file: string) => readFileSync(join(root, file), 'utf8');
-const readme = read('README.md');
+// README.md and the pages that took over its reference sections (docs/configuration.md, docs/reliability.md).
+const readme = ['README.md', 'docs/configuration.md', 'docs/reliability.md'].map(read).join('\n');
 const docs = readdirSync(join(root, 'docs'))
   .filter((f) => f.endsWith('.md'))
   .map((f) => `docs/${f}`);
@@ -19,7 +20,7 @@ describe('token refresh', () => {
     const [, head, tail] = readme.match(/tokenRefreshWindowMs: (\d+)_?(\d*),/) ?? [];
     expect(Number(`${head}${tail}`)).toBe(DEFAULT_REFRESH_WINDOW_MS);
     const minutes = DEFAULT_REFRESH_WINDOW_MS / 60_000;
-    // README: Configuration, Transport and Retries and idempotency each state it.
+    // Configuration, Transport and Retries and idempotency each state it.
     expect(readme.match(/tokenRefreshWindowMs` \(default (\d+) minutes/g)).toHaveLength(1);
     expect(readme).toContain(`tokenRefreshWindowMs\` (default ${minutes} minutes`);
     expect(readme).toContain(

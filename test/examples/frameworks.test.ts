@@ -119,8 +119,8 @@ describe.each(WIRINGS)('%s', (_name, wiring) => {
   });
 });
 
-describe('README Callbacks > Receiving callbacks', () => {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+describe('docs/callbacks.md > Receiving callbacks', () => {
+  const readme = readFileSync(new URL('../../docs/callbacks.md', import.meta.url), 'utf8');
 
   it.each(['express', 'fastify', 'hono', 'next-route'])(
     'shows examples/frameworks/%s.ts as it is',
@@ -128,7 +128,7 @@ describe('README Callbacks > Receiving callbacks', () => {
       const path = `examples/frameworks/${name}.ts`;
       const file = readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
       const block = new RegExp(`\`\`\`ts file=${path}\\n([\\s\\S]*?)\`\`\`\\n`).exec(readme);
-      expect(block?.[1], `README.md has no \`\`\`ts file=${path} block`).toBe(file);
+      expect(block?.[1], `docs/callbacks.md has no \`\`\`ts file=${path} block`).toBe(file);
     },
   );
 });

@@ -41,12 +41,13 @@ const COMMON = {
   types: ['node'],
 };
 
-/** The first ```ts block under a `## heading` of README.md, verbatim. */
-export function readmeSample(root, heading) {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const start = readme.indexOf(`\n## ${heading}\n`);
-  const block = start < 0 ? null : /```ts\n([\s\S]*?)```/.exec(readme.slice(start));
-  if (!block) throw new Error(`README.md has no \`\`\`ts block under "## ${heading}"`);
+/** The first ```ts block under a `## heading` (or a page's `# heading`) of `file`, verbatim. */
+export function readmeSample(root, heading, file = 'README.md') {
+  const text = `\n${readFileSync(join(root, file), 'utf8')}`;
+  const found = [`\n## ${heading}\n`, `\n# ${heading}\n`].map((h) => text.indexOf(h));
+  const start = Math.max(...found);
+  const block = start < 0 ? null : /```ts\n([\s\S]*?)```/.exec(text.slice(start));
+  if (!block) throw new Error(`${file} has no \`\`\`ts block under "${heading}"`);
   return block[1];
 }
 
@@ -58,7 +59,10 @@ export function typeChecks(root, dir) {
   symlinkSync(join(root, 'node_modules/msw'), join(dir, 'node_modules/msw'), 'dir');
   writeFileSync(join(dir, 'consumer.ts'), consumerSource);
   writeFileSync(join(dir, 'consumer.mts'), consumerSource);
-  writeFileSync(join(dir, 'readme-configuration.ts'), readmeSample(root, 'Configuration'));
+  writeFileSync(
+    join(dir, 'readme-configuration.ts'),
+    readmeSample(root, 'Configuration', 'docs/configuration.md'),
+  );
   // Top-level await: an ES module, compiled under nodenext only.
   writeFileSync(join(dir, 'readme-first-payment.mts'), readmeSample(root, 'First payment'));
   const configs = {

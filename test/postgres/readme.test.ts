@@ -7,16 +7,16 @@ import { usePostgres } from './support';
 
 const root = resolve(import.meta.dirname, '../..');
 
-describeWithPostgres("README's PostgreSQL snippet (real PostgreSQL)", () => {
+describeWithPostgres("docs/scaling.md's PostgreSQL snippet (real PostgreSQL)", () => {
   const pg15 = usePostgres();
 
   it('runs as written: migrated, the batch paid, each row SUCCESSFUL in its tables', {
     timeout: 90_000,
   }, async () => {
     const snippet = collectSnippets(root).find(
-      (s) => s.where.startsWith('README.md') && s.code.includes('createPostgresState'),
+      (s) => s.where.startsWith('docs/scaling.md') && s.code.includes('createPostgresState'),
     );
-    if (!snippet) throw new Error('no PostgreSQL snippet in README.md');
+    if (!snippet) throw new Error('no PostgreSQL snippet in docs/scaling.md');
     const sim = createSimulator({ settleMs: 50 });
     const http = await sim.listen({ port: 0 });
     try {

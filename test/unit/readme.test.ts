@@ -15,9 +15,9 @@ const docs = readdirSync(join(root, 'docs'))
 const LINK = /\]\(([^)\s]+)\)/g;
 const snippets = collectSnippets(root);
 
-function snippetUnder(heading: string): string {
-  const found = snippets.find((s) => s.where.startsWith('README.md') && s.heading === heading);
-  if (!found) throw new Error(`no snippet under "${heading}"`);
+function snippetUnder(heading: string, file = 'README.md'): string {
+  const found = snippets.find((s) => s.where.startsWith(`${file}:`) && s.heading === heading);
+  if (!found) throw new Error(`no snippet under "${heading}" in ${file}`);
   return found.code;
 }
 
@@ -83,7 +83,7 @@ describe('README.md and docs/', () => {
 
   it('shows the test file for an HTTP app exactly as examples/checkout/app.test.ts is', () => {
     const file = readFileSync(join(root, 'examples/checkout/app.test.ts'), 'utf8');
-    expect(`${snippetUnder('A test file for an HTTP app')}\n`).toBe(file);
+    expect(`${snippetUnder('A test file for an HTTP app', 'docs/testing.md')}\n`).toBe(file);
   });
 });
 
@@ -120,9 +120,25 @@ describe('README snippets run against the simulator', () => {
   it('the msw recipe lets loopback callbacks through and runs to the end', {
     timeout: 90_000,
   }, async () => {
-    const run = await runSnippet('with-msw.ts', snippetUnder('With msw'));
+    const run = await runSnippet('with-msw.ts', snippetUnder('With msw', 'docs/testing.md'));
     expect(run.stderr).toBe('');
     expect(run.stdout.split('\n')).toEqual(['FAILED', 'SUCCESSFUL', '[ 200, 200 ]', 'Bearer', '']);
     expect(run.code).toBe(0);
+  });
+
+  it('Testing your code, exactly as written, plays the payer', { timeout: 90_000 }, async () => {
+    const run = await runSnippet('testing.ts', snippetUnder('Testing your code'));
+    expect(run.stderr).toBe('');
+    expect(run.stdout.split('\n')).toEqual(['SUCCESSFUL', 'FAILED', '']);
+    expect(run.code).toBe(0);
+  });
+});
+
+describe('README.md as a front door', () => {
+  it('stays short: the rest lives in docs/, each page listed in its map', () => {
+    expect(readme.trimEnd().split('\n').length).toBeLessThanOrEqual(600);
+    const index = readFileSync(join(root, 'docs/README.md'), 'utf8');
+    const pages = docs.filter((f) => f !== 'docs/README.md').map((f) => f.slice('docs/'.length));
+    expect(pages.filter((page) => !index.includes(`](${page})`))).toEqual([]);
   });
 });
