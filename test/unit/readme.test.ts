@@ -141,4 +141,18 @@ describe('README.md as a front door', () => {
     const pages = docs.filter((f) => f !== 'docs/README.md').map((f) => f.slice('docs/'.length));
     expect(pages.filter((page) => !index.includes(`](${page})`))).toEqual([]);
   });
+
+  it('has a CHANGELOG for a user: Added / Changed / Fixed, no internal numbers or paths, no repeats', () => {
+    const changelog = readFileSync(join(root, 'CHANGELOG.md'), 'utf8');
+    const kinds = [...changelog.matchAll(/^### (.+)$/gm)].map((m) => m[1]);
+    expect(
+      kinds.filter((kind) => !['Added', 'Changed', 'Fixed', 'Removed'].includes(kind as string)),
+    ).toEqual([]);
+    expect(changelog).not.toMatch(/\b(issue|round) \d+|\bsrc\/|\bbench\//i);
+    const bullets = changelog
+      .split(/^- /m)
+      .slice(1)
+      .map((b) => b.trim());
+    expect(bullets.filter((b, i) => bullets.indexOf(b) !== i)).toEqual([]);
+  });
 });
