@@ -1,4 +1,5 @@
 import { v4 as uuidv4 } from 'uuid';
+import { magicSuffix } from './outcomes';
 import type { ConsentRequestInfo } from './types';
 
 type AccessType = 'online' | 'offline';
@@ -6,12 +7,12 @@ type AccessType = 'online' | 'offline';
 /** What the account holder does, by login_hint MSISDN (without `+`). Default: approve. */
 type ConsentRule = 'deny' | 'expire' | 'never' | 'slow';
 
-/** Magic MSISDNs of the consent flow, the same numbers as the transaction table. */
+/** Magic MSISDNs of the consent flow by their last six digits, as the transaction table. */
 const CONSENT_MAGIC: Readonly<Record<string, ConsentRule>> = {
-  '46733123451': 'deny', // access_denied on the first poll
-  '46733123452': 'expire', // expired_token on the first poll
-  '46733123453': 'never', // authorization_pending until expiry
-  '46733123454': 'slow', // slow_down on the first poll, approved on the next on-time one
+  '123451': 'deny', // access_denied on the first poll
+  '123452': 'expire', // expired_token on the first poll
+  '123453': 'never', // authorization_pending until expiry
+  '123454': 'slow', // slow_down on the first poll, approved on the next on-time one
 };
 
 /** RFC CIBA 7.3: each slow_down adds 5 seconds to the polling interval. */
@@ -113,7 +114,7 @@ export class ConsentStore {
     if (tooEarly(previous, now, record.interval)) return slowDown(record);
     record.onTimePolls += 1;
     if (record.status === 'approved') return grant(record);
-    const rule = record.overridden ? undefined : CONSENT_MAGIC[record.msisdn.replace(/^\+/, '')];
+    const rule = record.overridden ? undefined : CONSENT_MAGIC[magicSuffix(record.msisdn)];
     switch (rule) {
       case 'deny':
         record.status = 'denied';

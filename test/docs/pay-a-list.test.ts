@@ -125,7 +125,7 @@ describe('README "Pay a list"', { timeout: 90_000 }, () => {
     const [item] = report.items;
     const sent = transfers().slice(before);
     expect(sent.map((tx) => [tx.referenceId, tx.amount, tx.payee?.partyId])).toEqual([
-      [item?.referenceId, '150', '256772123456'],
+      [item?.referenceId, '150', '256772123999'],
     ]);
 
     const again = await snippet(momo, store, { env });

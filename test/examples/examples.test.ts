@@ -9,6 +9,7 @@ const EXAMPLES = [
   ['consent', 'Consent example passed.'],
   ['callbacks', 'Callbacks example passed.'],
   ['callback-adapters', 'Callback adapters example passed.'],
+  ['ghana', 'Ghana example passed.'],
 ] as const;
 
 /** Generous: the examples run side by side and the consent flows poll once a second. */

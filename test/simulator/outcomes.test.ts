@@ -13,7 +13,15 @@ const magic: [string, string, string | undefined][] = [
   ['46733123454', 'PENDING', undefined],
   ['46733123455', 'FAILED', 'NOT_ENOUGH_FUNDS'],
   ['46733123456', 'FAILED', 'PAYEE_NOT_FOUND'],
-  ['46733123457', 'SUCCESSFUL', undefined],
+  ['46733123457', 'FAILED', 'NOT_ALLOWED'],
+  ['46733123458', 'FAILED', 'PAYER_LIMIT_REACHED'],
+  ['46733123459', 'FAILED', 'PAYEE_NOT_ALLOWED_TO_RECEIVE'],
+  ['46733123999', 'SUCCESSFUL', undefined],
+  // Any country's format: the last six digits decide.
+  ['233244123451', 'FAILED', 'APPROVAL_REJECTED'],
+  ['256772123455', 'FAILED', 'NOT_ENOUGH_FUNDS'],
+  ['233244123453', 'PENDING', undefined],
+  ['233241234450', 'SUCCESSFUL', undefined],
 ];
 
 describe('simulator: outcomes and lookups', () => {
@@ -224,5 +232,20 @@ describe('simulator: outcomes and lookups', () => {
     const balance = await http.get('/disbursement/v1_0/account/balance', token);
     expect(balance.status).toBe(200);
     expect(await balance.json()).toMatchObject({ availableBalance: '1000000.00' });
+  });
+});
+
+describe('simulator: inactive numbers in any format', () => {
+  it('answers inactive for numbers ending 123456, 123457 and 123459, active otherwise', async () => {
+    const { createSimulator } = await import('momo-partner-sdk/testing');
+    const momo = createSimulator().client();
+    const active = async (msisdn: string) =>
+      momo.disbursement.isAccountHolderActive('msisdn', msisdn);
+    for (const msisdn of ['46733123456', '233244123457', '256772123459']) {
+      expect(await active(msisdn), msisdn).toBe(false);
+    }
+    for (const msisdn of ['233244123999', '256772123455', '46733123458']) {
+      expect(await active(msisdn), msisdn).toBe(true);
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { basicUserId } from '../guards';
 import { badRequest, codeError, json } from '../http';
+import { isActiveMsisdn } from '../outcomes';
 import type { Route, RouteContext } from '../router';
 import type { Product } from '../types';
 import { isEmail, isMsisdn } from '../validation';
@@ -60,13 +61,11 @@ export function balanceInCurrencyRoute(product: Product): Route {
   };
 }
 
-/** MSISDNs that are not registered: the "not found" magic number of the outcome table. */
-const UNREGISTERED_MSISDNS: readonly string[] = ['46733123456'];
-
 /**
  * GET /{product}/v1_0/accountholder/{accountHolderIdType}/{accountHolderId}/active: 200
  * `{result}` (MTN's BooleanResult). The type is `msisdn` or `email`, in small letters as
- * the document demands. Inactive (false): the not-found MSISDN `46733123456`, and an
+ * the document demands. Inactive (false): the inactive magic numbers (ending `123456`,
+ * `123457`, `123459`: docs/simulator.md), and an
  * e-mail address beginning with `unknown`; every other valid id is active.
  */
 export function activeRoute(product: Product): Route {
@@ -81,7 +80,7 @@ export function activeRoute(product: Product): Route {
       const id = ctx.params.accountHolderId ?? '';
       if (idType === 'msisdn') {
         if (!isMsisdn(id)) return badRequest('The MSISDN must be in E.164 form.');
-        return json(200, { result: !UNREGISTERED_MSISDNS.includes(id.replace(/^\+/, '')) });
+        return json(200, { result: isActiveMsisdn(id) });
       }
       if (idType === 'email') {
         if (!isEmail(id)) return badRequest('The e-mail address is not valid.');

@@ -1,4 +1,5 @@
 import { json, mmError, Rejection, rejectMm } from '../http';
+import { isActiveMsisdn } from '../outcomes';
 import type { Route, RouteContext, RouteHandler } from '../router';
 import { isAnyUuid, isEmail, isMsisdn } from '../validation';
 
@@ -48,10 +49,10 @@ const IDENTIFIER_KINDS: Readonly<Record<string, (value: string) => boolean>> = {
 /** Spec 8: an account identifier is 1 to 256 characters. */
 const IDENTIFIER_MAX = 256;
 
-/** `unavailable` for the not-found magic number, and for aliases/e-mails named so. */
+/** `unavailable` for the inactive magic numbers, and for aliases/e-mails named so. */
 function accountStatus(identifierType: string, identifier: string): 'available' | 'unavailable' {
   if (identifierType === 'msisdn') {
-    return identifier.replace(/^\+/, '') === '46733123456' ? 'unavailable' : 'available';
+    return isActiveMsisdn(identifier) ? 'available' : 'unavailable';
   }
   const named = identifierType === 'identityalias' || identifierType === 'emailaddress';
   return named && identifier.toLowerCase().startsWith('unavailable') ? 'unavailable' : 'available';
