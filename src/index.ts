@@ -38,6 +38,12 @@ export type {
 // The public contracts: what a partner plugs in (journal, callback bus, token store,
 // telemetry, logger, hooks) and what the client reports back (health).
 export type { CallbackBus, CallbackBusEvent } from './contracts/callback-bus';
+export {
+  FailureReason,
+  type FailureReasonCode,
+  type FailureReasonInfo,
+  failureReason,
+} from './contracts/failure-reason';
 export type {
   ComponentState,
   ComponentStatus,

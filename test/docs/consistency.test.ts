@@ -86,3 +86,32 @@ describe('docs/assumptions.md', () => {
     expect(cited.filter((id) => !ids.includes(id as string))).toEqual([]);
   });
 });
+
+describe('FailureReason', () => {
+  it('is documented row for row in docs/errors.md', async () => {
+    const { FailureReason } = await import('momo-partner-sdk');
+    const rows = [
+      ...read('docs/errors.md').matchAll(/^\| `([A-Z_]+)` \| (yes|no) \| (yes|no) \|$/gm),
+    ];
+    expect(
+      Object.fromEntries(rows.map(([, code, retry, payer]) => [code, [retry, payer]])),
+    ).toEqual(
+      Object.fromEntries(
+        Object.entries(FailureReason).map(([code, info]) => [
+          code,
+          [info.retryable ? 'yes' : 'no', info.payerActionable ? 'yes' : 'no'],
+        ]),
+      ),
+    );
+  });
+
+  it("names every reason code of the specification's 7.1, and no other", async () => {
+    const { FailureReason } = await import('momo-partner-sdk');
+    // Specification 7.1, variant A (the same set is a failed transaction's reason.code).
+    const spec = `PAYEE_NOT_FOUND PAYER_NOT_FOUND NOT_ALLOWED NOT_ALLOWED_TARGET_ENVIRONMENT
+      INVALID_CALLBACK_URL_HOST INVALID_CURRENCY SERVICE_UNAVAILABLE INTERNAL_PROCESSING_ERROR
+      NOT_ENOUGH_FUNDS PAYER_LIMIT_REACHED PAYEE_NOT_ALLOWED_TO_RECEIVE PAYMENT_NOT_APPROVED
+      RESOURCE_NOT_FOUND APPROVAL_REJECTED EXPIRED TRANSACTION_CANCELED RESOURCE_ALREADY_EXIST`;
+    expect(Object.keys(FailureReason).sort()).toEqual(spec.split(/\s+/).sort());
+  });
+});
