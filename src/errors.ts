@@ -67,9 +67,17 @@ export class ValidationError extends MomoError {
   /** The first offending field. */
   readonly field: string;
 
-  constructor(issues: readonly ValidationIssue[], context: ErrorContext = {}) {
+  /**
+   * `consequence` ends the message: what the refusal means where it happened (default
+   * "Nothing was sent.", for input to a call; an inbound callback says what it was not).
+   */
+  constructor(
+    issues: readonly ValidationIssue[],
+    context: ErrorContext = {},
+    consequence = 'Nothing was sent.',
+  ) {
     const summary = issues.map((i) => `${i.path || '(input)'} ${i.message}`).join('; ');
-    super(`${prefix(context)}invalid input: ${summary}. Nothing was sent.`, context);
+    super(`${prefix(context)}invalid input: ${summary}. ${consequence}`, context);
     this.issues = issues;
     this.field = issues[0]?.path ?? '';
   }

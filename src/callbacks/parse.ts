@@ -64,6 +64,9 @@ export interface CallbackEvent extends Tolerant {
  * Turns a callback body (parsed JSON or its text) into a typed event. A body that is
  * not a JSON object with a `status` throws ValidationError naming the field.
  */
+/** What a refused callback body means: nothing of it was taken in (nothing is ever sent). */
+const NOT_ACCEPTED = 'The callback was not accepted; nothing was recorded.';
+
 export function parseCallback(body: unknown): CallbackEvent {
   let value = body;
   if (typeof body === 'string' || body instanceof Uint8Array) {
@@ -71,9 +74,11 @@ export function parseCallback(body: unknown): CallbackEvent {
     try {
       value = JSON.parse(text);
     } catch {
-      throw new ValidationError([{ path: '(body)', message: 'is not JSON' }], {
-        operation: 'parseCallback',
-      });
+      throw new ValidationError(
+        [{ path: '(body)', message: 'is not JSON' }],
+        { operation: 'parseCallback' },
+        NOT_ACCEPTED,
+      );
     }
   }
   const parsed = parseWith(callbackBody, value);
@@ -81,6 +86,7 @@ export function parseCallback(body: unknown): CallbackEvent {
     throw new ValidationError(
       parsed.issues.map((i) => ({ ...i, path: i.path || '(body)' })),
       { operation: 'parseCallback' },
+      NOT_ACCEPTED,
     );
   }
   const event = parsed.value;

@@ -1,7 +1,7 @@
 import { checkItem } from '../batches/check';
 import { fingerprint } from '../batches/reference-id';
 import type { OutboxIntent } from '../contracts/outbox-store';
-import { ValidationError } from '../errors';
+import { ValidationError, type ValidationIssue } from '../errors';
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -31,7 +31,7 @@ export async function checkOutboxIntent(input: unknown): Promise<CheckedOutboxIn
     ]);
   }
   const check = checkItem(input, String(operation));
-  if (!check.ok) throw new ValidationError(check.issues);
+  if (!check.ok) throw new ValidationError(check.issues.map(inOutboxWords));
   // The key is sent as the call's tag (1 to 256 characters, no control characters).
   if (check.key.length > 200 || CONTROL.test(check.key)) {
     const message = 'must be at most 200 characters, without control characters';
@@ -44,5 +44,16 @@ export async function checkOutboxIntent(input: unknown): Promise<CheckedOutboxIn
     body,
     ...(callbackUrl === undefined ? {} : { callbackUrl }),
     fingerprint: await fingerprint(check.operation, body),
+  };
+}
+
+/** The batch's words for an unknown operation, said of the outbox. */
+function inOutboxWords(issue: ValidationIssue): ValidationIssue {
+  if (issue.path !== 'operation') return issue;
+  return {
+    path: 'operation',
+    message:
+      'is not a creating operation with a status lookup the outbox can send ' +
+      '(e.g. "collection.requestToPay"; see docs/postgres.md)',
   };
 }

@@ -2,6 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   type ConfirmedCallback,
+  checkOutboxIntent,
   isValidationError,
   parseCallback,
   toNodeListener,
@@ -304,5 +305,25 @@ describe('parseCallback()', () => {
     })();
     expect(isValidationError(error)).toBe(true);
     expect(error).toMatchObject({ field: 'status' });
+    // An inbound body: nothing was taken in; "Nothing was sent" is for input to a call.
+    expect((error as Error).message).toMatch(
+      /The callback was not accepted; nothing was recorded\.$/,
+    );
+    expect((error as Error).message).not.toMatch(/sent/);
+  });
+});
+
+describe('checkOutboxIntent()', () => {
+  it('says of an unknown operation that the outbox cannot send it, not a batch', async () => {
+    const error = await checkOutboxIntent({
+      key: 'order-1',
+      operation: 'collection.requestToPayy',
+      body: {},
+    }).catch((e: unknown) => e);
+    expect(isValidationError(error)).toBe(true);
+    expect((error as Error).message).toMatch(
+      /operation is not a creating operation .* the outbox can send/,
+    );
+    expect((error as Error).message).not.toMatch(/batch/);
   });
 });
