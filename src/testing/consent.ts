@@ -79,6 +79,8 @@ export class ConsentStore {
   constructor(
     private readonly intervalSeconds: number,
     private readonly expiresInSeconds: number,
+    /** The simulator's time (its clock), for approvals and denials made from code. */
+    private readonly now: () => number = Date.now,
   ) {}
 
   create(
@@ -164,7 +166,7 @@ export class ConsentStore {
   private pendingRecord(authReqId: string, caller: string): ConsentRecord {
     const record = this.records.get(authReqId.toLowerCase());
     if (!record) throw new Error(`${caller}: no consent request ${authReqId}`);
-    const expired = record.status === 'expired' || lapsed(record, Date.now());
+    const expired = record.status === 'expired' || lapsed(record, this.now());
     if (record.status !== 'pending' || expired) {
       throw new Error(`${caller}: ${authReqId} is already ${expired ? 'expired' : record.status}`);
     }

@@ -3,6 +3,7 @@ import { withoutTrailingSlashes } from '../core/url';
 import { ApiUserStore } from './api-users';
 import { deliveryRefusal } from './callback-hosts';
 import { CallbackSender } from './callbacks';
+import { OffsetClock } from './clock';
 import { ConsentStore } from './consent';
 import { FaultQueue } from './faults';
 import { authenticate, checkSubscriptionKey, checkTargetEnvironment } from './guards';
@@ -73,18 +74,26 @@ type Recording = { -readonly [K in keyof RecordedRequest]: RecordedRequest[K] };
 
 export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
   const options = resolveOptions(simulatorOptions);
+  const clock = new OffsetClock(simulatorOptions.clock);
   const router = new Router(ROUTES);
   // Kept by reset(), like issued tokens: a provisioned user stays a valid credential.
   const apiUsers = new ApiUserStore();
   const callbacks = new CallbackSender(options.callbackFetch, (url, createdBy) =>
     deliveryRefusal(url, createdBy, options, apiUsers),
   );
-  const ledger = new Ledger(options.settleMs, options.initialBalance, (tx) => callbacks.send(tx));
+  const ledger = new Ledger(
+    options.settleMs,
+    options.initialBalance,
+    (tx) => callbacks.send(tx),
+    clock,
+  );
+  clock.onAdvance((now) => ledger.settleDue(now));
   const tokens = new TokenStore(options.tokenTtlSeconds);
   const faults = new FaultQueue();
   const consents = new ConsentStore(
     options.consentIntervalSeconds,
     options.consentExpiresInSeconds,
+    () => clock.now(),
   );
   const deliveries = new DeliveryLog();
   const limiter = new RateLimiter(options.limits);
@@ -121,7 +130,7 @@ export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
     text: string,
     recording: Recording,
   ): Promise<Response> {
-    const now = Date.now();
+    const now = clock.now();
     ledger.settleDue(now);
     const match = router.match(method, path);
     if (match.kind === 'not-found') {
@@ -156,6 +165,7 @@ export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
         text,
         token,
         now,
+        clock,
         options,
         ledger,
         tokens,
@@ -174,13 +184,14 @@ export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
     handle,
     internals: { options, ledger, callbacks, faults, apiUsers, limiter },
     credentials: credentialsOf(options),
+    clock,
     get transactions() {
-      const now = Date.now();
+      const now = clock.now();
       ledger.settleDue(now);
       return ledger.all().map((tx) => toPublic(tx, now));
     },
     transaction(referenceId) {
-      const now = Date.now();
+      const now = clock.now();
       ledger.settleDue(now);
       const tx = ledger.get(referenceId);
       return tx ? toPublic(tx, now) : undefined;
@@ -192,14 +203,14 @@ export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
       return [...requests];
     },
     settle(referenceId, status, reason) {
-      ledger.settleDue(Date.now());
+      ledger.settleDue(clock.now());
       ledger.force(referenceId, status, reason);
     },
     decide(referenceId, decision) {
       if (decision !== 'approve' && decision !== 'decline') {
         throw new TypeError("decide: the decision must be 'approve' or 'decline'");
       }
-      ledger.settleDue(Date.now());
+      ledger.settleDue(clock.now());
       if (ledger.has(referenceId)) {
         if (decision === 'approve') ledger.force(referenceId, 'SUCCESSFUL', undefined, 'decide');
         else ledger.force(referenceId, 'FAILED', reasonFor('APPROVAL_REJECTED'), 'decide');
@@ -212,14 +223,14 @@ export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
     },
     grantConsent({ msisdn, scope = 'openid' }) {
       if (!isMsisdn(msisdn)) throw new TypeError('grantConsent: msisdn must be an E.164 MSISDN');
-      const { token, expiresIn } = tokens.issueConsent(msisdn, scope, Date.now());
+      const { token, expiresIn } = tokens.issueConsent(msisdn, scope, clock.now());
       return { accessToken: token, expiresIn };
     },
     get deliveryNotifications() {
       return deliveries.all;
     },
     get consentRequests() {
-      return consents.snapshot(Date.now());
+      return consents.snapshot(clock.now());
     },
     approveConsent(authReqId) {
       consents.approve(authReqId);

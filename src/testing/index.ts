@@ -11,6 +11,7 @@ import { createHandlers, type SimulatorHandlers } from './msw';
 import { serveEngine } from './serve';
 import type { ListeningServer, ListenOptions, SimulatorOptions, SimulatorState } from './types';
 
+export type { Clock, SimulatorClock } from './clock';
 export type { SimulatorHandlers } from './msw';
 export type {
   ConsentGrant,
@@ -81,6 +82,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       });
     },
     credentials: engine.credentials,
+    clock: engine.clock,
     get transactions() {
       return engine.transactions;
     },

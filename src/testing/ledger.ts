@@ -1,3 +1,4 @@
+import type { Clock } from './clock';
 import { add, compare, type Decimal, formatDecimal, parseDecimal, subtract } from './decimal';
 import { kindOf, preApprovalView } from './kinds';
 import { type PlannedOutcome, reason as reasonFor } from './outcomes';
@@ -70,7 +71,7 @@ type Timer = ReturnType<typeof setTimeout>;
 
 /** setTimeout holds at most 2^31-1 ms. */
 const MAX_TIMER_MS = 2_147_483_647;
-/** How early a timer may fire against Date.now() and still count as on time. */
+/** How early a timer may fire against the clock and still count as on time. */
 const EARLY_MS = 5;
 
 /** Transactions, balances and settlement timers. */
@@ -90,6 +91,7 @@ export class Ledger {
     private readonly settleMs: number,
     private readonly initialBalance: string,
     private readonly onFinal: (tx: TxRecord) => void,
+    private readonly clock: Clock,
   ) {}
 
   has(referenceId: string): boolean {
@@ -166,7 +168,7 @@ export class Ledger {
       throw new Error(`${caller}: ${referenceId} is already ${tx.status}`);
     }
     const forced = status === 'FAILED' ? (reason ?? reasonFor('INTERNAL_PROCESSING_ERROR')) : null;
-    this.finalize(tx, Date.now(), forced);
+    this.finalize(tx, this.clock.now(), forced);
   }
 
   balance(product: Product): Decimal {
@@ -221,14 +223,15 @@ export class Ledger {
   }
 
   private schedule(tx: TxRecord, at: number): void {
-    const delay = Math.min(Math.max(at - Date.now(), 0), MAX_TIMER_MS);
+    const delay = Math.min(Math.max(at - this.clock.now(), 0), MAX_TIMER_MS);
     const timer = setTimeout(() => {
       this.timers.delete(tx.referenceId);
       if (tx.status !== 'PENDING') return;
       // Far away (a delay beyond what setTimeout holds): wait again. Otherwise settle up to
-      // `at`, since timers may fire a millisecond early against Date.now().
-      if (at - Date.now() > EARLY_MS) this.schedule(tx, at);
-      else this.settleDue(Math.max(Date.now(), at));
+      // `at`, since timers may fire a millisecond early against the clock.
+      const now = this.clock.now();
+      if (at - now > EARLY_MS) this.schedule(tx, at);
+      else this.settleDue(Math.max(now, at));
     }, delay);
     if (typeof timer === 'object' && typeof timer.unref === 'function') timer.unref();
     this.timers.set(tx.referenceId, timer);

@@ -73,6 +73,11 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions 
     'providerCallbackHost must be a bare host name such as partner.example',
   );
   check(typeof resolved.enforceCallbackHost === 'boolean', 'enforceCallbackHost must be a boolean');
+  const clock = options.clock as { now?: unknown } | undefined;
+  check(
+    clock === undefined || (typeof clock === 'object' && typeof clock?.now === 'function'),
+    'clock must be an object with now() (epoch milliseconds)',
+  );
   return resolved;
 }
 

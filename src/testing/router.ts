@@ -1,4 +1,5 @@
 import type { ApiUserStore } from './api-users';
+import type { Clock } from './clock';
 import type { ConsentStore } from './consent';
 import type { Ledger } from './ledger';
 import type { DeliveryLog } from './notifications';
@@ -32,7 +33,9 @@ export interface RouteContext {
   readonly text: string;
   /** The verified Bearer token, when the route authenticated one. */
   readonly token: TokenRecord | undefined;
+  /** The simulator's time when the request arrived (`now`), and its clock. */
   readonly now: number;
+  readonly clock: Clock;
   readonly options: ResolvedOptions;
   readonly ledger: Ledger;
   readonly tokens: TokenStore;

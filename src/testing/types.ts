@@ -1,3 +1,4 @@
+import type { Clock, SimulatorClock } from './clock';
 /** Public types of the simulator (`momo-partner-sdk/testing`). */
 
 export type Product = 'disbursement' | 'collection' | 'remittance';
@@ -62,6 +63,11 @@ export interface Party {
 
 /** Options of `createSimulator(options)`; every one has a default. */
 export interface SimulatorOptions {
+  /**
+   * Where the simulator's time comes from (default the system clock); `sim.clock.advance`
+   * moves it on from there. Any object with `now()` in epoch milliseconds.
+   */
+  clock?: Clock;
   /** What `.handlers` match and `.client()` uses. Default `https://sandbox.momo.test`. */
   baseUrl?: string;
   /** Expected `Ocp-Apim-Subscription-Key`. Default `sim-subscription-key`. */
@@ -255,6 +261,12 @@ export interface ConsentGrant {
 export interface SimulatorState {
   /** What a client needs: subscription key, API user, target environment, base URL. */
   readonly credentials: SimCredentials;
+  /**
+   * The simulator's time: `sim.clock.now()`, and `sim.clock.advance(ms)` to move it on (a
+   * month of settlement, validity and expiry in a call). Give your own code the same
+   * `now` in tests.
+   */
+  readonly clock: SimulatorClock;
   /** Snapshot of every stored transaction, in acceptance order (due ones settled first). */
   readonly transactions: readonly SimTransaction[];
   /** The transaction stored under this reference id, or undefined. */

@@ -49,13 +49,13 @@ function preApprovalBody(raw: unknown, ctx: RouteContext): ParsedCreate {
       ...(currency !== undefined ? { payerCurrency: currency } : {}),
       ...(validityTime !== undefined ? { validityTime: String(validityTime) } : {}),
     },
-    render: preApprovalResult,
+    render: (tx) => preApprovalResult(tx, ctx.clock.now()),
   };
 }
 
 /** PreApprovalResult: expirationDateTime (epoch ms, the schema's integer) once approved. */
-function preApprovalResult(tx: TxRecord): Record<string, unknown> {
-  const view = preApprovalView(tx, Date.now());
+function preApprovalResult(tx: TxRecord, now: number): Record<string, unknown> {
+  const view = preApprovalView(tx, now);
   return {
     ...(tx.payer ? { payer: { ...tx.payer } } : {}),
     ...(tx.extra?.payerCurrency !== undefined ? { payerCurrency: tx.extra.payerCurrency } : {}),
