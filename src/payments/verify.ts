@@ -38,6 +38,12 @@ const FIELDS: readonly (readonly [path: string, kind: Kind])[] = [
   ['intendedPayer', 'party'],
 ];
 
+/**
+ * The reason code of an outbox payment whose reference id the provider holds for another
+ * transaction (FAILED: this payment was never sent; its outcome has no REJECTED).
+ */
+export const MISMATCH_CODE = 'TRANSACTION_MISMATCH';
+
 /** What ends a difference's reason, and what `isMismatch` finds in one. */
 const HOLDS = 'the provider holds ';
 const FOR_THIS_ID = ' for this reference id, the item says ';
