@@ -59,9 +59,9 @@ state folder loses the progress shown, never the guarantee.
 
 Exit codes: 0 every row ended (SUCCESSFUL, FAILED, REJECTED or SKIPPED); 2 bad usage,
 an unreadable or malformed file, or rows that disagree with what the batch sent
-(nothing sent), or with what the provider holds under their reference ids (a state
-lost: those rows REJECTED, not sent); 3 an API or connection error stopped the run or left rows unresolved;
-5 rows still pending at --timeout-ms.
+(nothing sent) or, after the state was lost, with what the provider holds under their
+reference ids (those rows REJECTED, not sent; named on stderr); 3 an API or connection
+error stopped the run or left rows unresolved; 5 rows still pending at --timeout-ms.
 
 ${CONNECTION_HELP}`;
 
