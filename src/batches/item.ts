@@ -1,6 +1,7 @@
 import type { ClientSurface } from '../client-surface';
 import type { BatchHandle, BatchRecord } from '../contracts/batch-store';
 import { isApiError, isMomoError, isNotFoundError, isWaitTimeoutError } from '../errors';
+import { AdoptedCheck } from '../payments/verify';
 import { HeldClaim } from './held-claim';
 import type { BatchOperationSpec, FinalLike } from './operations';
 import type { Pacer } from './pacing';
@@ -73,6 +74,7 @@ export async function runItem(
     if (reason !== undefined) slot.reason = reason;
   };
   let claim: HeldClaim | undefined;
+  let adopted: AdoptedCheck | undefined; // a 409's transaction, compared with the item
   try {
     if (!slot.recorded && options.checkAccountHolder === true) {
       if ((await accountHolderActive(run, slot, item.body)) === false) {
@@ -100,11 +102,12 @@ export async function runItem(
     if (!slot.sent) {
       const sent = await send(run, slot, item, claim);
       if (typeof sent !== 'string') return end(...sent);
-      // Accepted now (a 409: earlier, when is not known, so no hold).
+      // Accepted now (a 409: earlier, when is not known, so no hold; and not proven this
+      // item's: compared with the provider's transaction, SENT recorded only with the outcome).
       if (sent === 'accepted') acceptedAt = Date.now();
-      if (!(await claim.write((t) => handle.recordOutcome(slot.key, { status: 'SENT' }, t)))) {
-        return end('UNRESOLVED', TAKEN_OVER);
-      }
+      else adopted = new AdoptedCheck(item.body);
+      const sentNow = (t: string) => handle.recordOutcome(slot.key, { status: 'SENT' }, t);
+      if (!(adopted || (await claim.write(sentNow)))) return end('UNRESOLVED', TAKEN_OVER);
       run.progress.change((c) => (c.sent += 1));
     }
     freeSendSlot(); // the wait holds no send slot
@@ -112,7 +115,7 @@ export async function runItem(
     const signal = options.signal ? AbortSignal.any([options.signal, claim.signal]) : claim.signal;
     const heldFrom = Date.now();
     if (acceptedAt !== undefined) await run.settle.hold(acceptedAt, signal, options.waitTimeoutMs);
-    const final = await wait(run, slot, signal, Date.now() - heldFrom);
+    const final = await wait(run, slot, signal, Date.now() - heldFrom, adopted);
     if (acceptedAt !== undefined && final.status === 'SUCCESSFUL') {
       run.settle.learn(acceptedAt, Date.now());
     }
@@ -130,6 +133,13 @@ export async function runItem(
     end(final.status as BatchItemStatus, reason);
   } catch (error) {
     if (claim?.lost) return end('UNRESOLVED', TAKEN_OVER);
+    if (adopted?.reason !== undefined) {
+      run.progress.change((c) => {
+        c.sent -= 1; // the provider holds another transaction, not this item
+        c.rejected += 1;
+      });
+      return end('REJECTED', adopted.reason); // nothing recorded: a re-run compares again
+    }
     if (options.signal?.aborted) return end('UNRESOLVED', 'stopped');
     if (stopsTheRun(error) || !isMomoError(error)) throw error;
     if (isWaitTimeoutError(error)) return end('UNRESOLVED', 'WAIT_TIMEOUT');
@@ -238,13 +248,16 @@ function wait(
   slot: Slot,
   signal: AbortSignal,
   heldMs: number,
+  adopted: AdoptedCheck | undefined,
 ): Promise<FinalLike> {
   const { waitTimeoutMs } = run.options;
   const options = {
     signal,
     ...(waitTimeoutMs === undefined ? {} : { timeoutMs: Math.max(1, waitTimeoutMs - heldMs) }),
   };
-  return (slot.spec as BatchOperationSpec).wait(run.momo, slot.referenceId as string, options);
+  const go = (o: typeof options) =>
+    (slot.spec as BatchOperationSpec).wait(run.momo, slot.referenceId as string, o);
+  return adopted ? adopted.wait(options, go) : go(options);
 }
 
 /** The reason a key is refused when a different body was recorded under it. */

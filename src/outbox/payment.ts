@@ -8,6 +8,7 @@ import type {
   OutboxStore,
 } from '../contracts/outbox-store';
 import { isWaitTimeoutError } from '../errors';
+import { AdoptedCheck, MISMATCH_CODE } from '../payments/verify';
 import { databaseRetryIn, pause, retryIn, type Watch } from './watch';
 
 /** What every payment a relay holds shares. */
@@ -29,7 +30,7 @@ export interface Held {
 }
 
 /** Sent (by this call or an earlier one: a 409), final without being created, or to try later. */
-type Sent = 'sent' | { final: OutboxOutcome } | { retryInMs: number };
+type Sent = 'sent' | 'existed' | { final: OutboxOutcome } | { retryInMs: number };
 
 /**
  * One claimed payment's way: the creating call under its stored reference id (QUEUED),
@@ -47,12 +48,14 @@ export async function relayPayment<Tx>(
   if (claim.settled) return deliver(ctx, held, outcomeOf(claim));
   const spec = batchOperation(claim.operation);
   if (!spec) return deliver(ctx, held, { status: 'FAILED', reason: 'UNKNOWN_OPERATION' });
+  let adopted: AdoptedCheck | undefined; // a 409's transaction, compared with the row
   if (claim.status === 'QUEUED') {
     const sent = await send(ctx, held, spec);
     if (typeof sent !== 'string') {
       if ('final' in sent) return deliver(ctx, held, sent.final);
       return giveBack(ctx, held, sent.retryInMs);
     }
+    if (sent === 'existed') adopted = new AdoptedCheck(claim.body);
     // The send is done: its slot is free before SENT is recorded (a crash meanwhile
     // only means a re-send under the same reference id, whose 409 proves it).
     freeSendSlot();
@@ -62,10 +65,13 @@ export async function relayPayment<Tx>(
   if (ctx.stopping.aborted) return giveBack(ctx, held, 0);
   const signal = AbortSignal.any([held.lost.signal, ctx.stopping]);
   let final: Awaited<ReturnType<BatchOperationSpec['wait']>>;
+  const waitFor = (options: { signal: AbortSignal }) =>
+    spec.wait(ctx.momo, claim.referenceId, options);
   try {
-    final = await spec.wait(ctx.momo, claim.referenceId, { signal });
+    final = await (adopted ? adopted.wait({ signal }, waitFor) : waitFor({ signal }));
   } catch (error) {
     if (held.lost.signal.aborted) return; // its new owner carries on
+    if (adopted?.reason !== undefined) return deliver(ctx, held, mismatched);
     if (ctx.stopping.aborted) return giveBack(ctx, held, 0);
     if (!isWaitTimeoutError(error)) ctx.watch.failing('provider', error);
     return giveBack(ctx, held, retryIn(claim.attempts)); // looked up again later
@@ -77,6 +83,9 @@ export async function relayPayment<Tx>(
     ...(ftid === undefined ? {} : { financialTransactionId: ftid }),
   });
 }
+
+/** A row whose reference id the provider holds for another transaction: this one never sent. */
+const mismatched: OutboxOutcome = { status: 'FAILED', reason: MISMATCH_CODE };
 
 /** The creating call, once: its failure sorted by the send rules the batch runner shares. */
 async function send<Tx>(
@@ -97,8 +106,8 @@ async function send<Tx>(
   } catch (error) {
     const failure = sendFailure(error);
     switch (failure.kind) {
-      case 'landed': // an earlier send (before a crash) landed: the same payment
-        return 'sent';
+      case 'landed': // an earlier send (before a crash) landed: compared in the wait
+        return 'existed';
       case 'rate-limited':
         return { retryInMs: failure.retryAfterMs };
       case 'invalid': // nothing was sent (a body this release refuses)

@@ -5,7 +5,8 @@ import type { ProductName } from '../../core/options';
 import { oneOf, positiveInteger } from '../args';
 import { defineCommand } from '../command';
 import { CONNECTION_HELP, clientFromEnv } from '../env';
-import { UsageError } from '../output';
+import { ExitCode, UsageError } from '../output';
+import { adoptedMismatchText } from '../payouts/adopted';
 import { asFileError, checkFile } from '../payouts/check';
 import { ProgressView } from '../payouts/progress';
 import { ResultsFile } from '../payouts/results';
@@ -58,8 +59,9 @@ state folder loses the progress shown, never the guarantee.
 
 Exit codes: 0 every row ended (SUCCESSFUL, FAILED, REJECTED or SKIPPED); 2 bad usage,
 an unreadable or malformed file, or rows that disagree with what the batch sent
-(nothing sent); 3 an API or connection error stopped the run or left rows unresolved;
-5 rows still pending at --timeout-ms.
+(nothing sent) or, after the state was lost, with what the provider holds under their
+reference ids (those rows REJECTED, not sent; named on stderr); 3 an API or connection
+error stopped the run or left rows unresolved; 5 rows still pending at --timeout-ms.
 
 ${CONNECTION_HELP}`;
 
@@ -148,6 +150,8 @@ export const payoutsCommand = defineCommand({
     }
     await results?.final(report.items);
     command.print({ batch, out, summary: report.summary }, summaryText(batch, out, report));
-    return exitCodeOf(report);
+    const mismatch = adoptedMismatchText(batch, report);
+    if (mismatch !== undefined) io.err(mismatch); // exit 2, as for a changed row in the store
+    return mismatch === undefined ? exitCodeOf(report) : ExitCode.usage;
   },
 });
