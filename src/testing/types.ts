@@ -63,10 +63,7 @@ export interface Party {
 
 /** Options of `createSimulator(options)`; every one has a default. */
 export interface SimulatorOptions {
-  /**
-   * Where the simulator's time comes from (default the system clock); `sim.clock.advance`
-   * moves it on from there. Any object with `now()` in epoch milliseconds.
-   */
+  /** Where `sim.clock` starts from: any `{ now() }` in epoch ms. Default the system clock. */
   clock?: Clock;
   /** What `.handlers` match and `.client()` uses. Default `https://sandbox.momo.test`. */
   baseUrl?: string;
@@ -261,11 +258,7 @@ export interface ConsentGrant {
 export interface SimulatorState {
   /** What a client needs: subscription key, API user, target environment, base URL. */
   readonly credentials: SimCredentials;
-  /**
-   * The simulator's time: `sim.clock.now()`, and `sim.clock.advance(ms)` to move it on (a
-   * month of settlement, validity and expiry in a call). Give your own code the same
-   * `now` in tests.
-   */
+  /** The simulator's time: `now()`, and `advance(ms)` to move it on (docs/simulator.md). */
   readonly clock: SimulatorClock;
   /** Snapshot of every stored transaction, in acceptance order (due ones settled first). */
   readonly transactions: readonly SimTransaction[];
