@@ -4,7 +4,7 @@
 import type { ClientSurface } from '../client-surface';
 import type { JournalEntry } from '../contracts/journal';
 import { isApiError, isNotFoundError, ValidationError } from '../errors';
-import { RECONCILE_LOOKUPS } from './operations';
+import { lookupFor } from './operations';
 import { type Books, RecordChecks, verdictOf } from './records';
 import type {
   ReconcileItem,
@@ -111,8 +111,8 @@ async function check<R extends ReconcileRecord>(
       const reason = `sent to ${entry.baseUrl} (${entry.targetEnvironment}): reconcile it with a client of that platform`;
       return { record, verdict: 'OTHER_PLATFORM', reason, entry };
     }
-    const lookup = RECONCILE_LOOKUPS[record.operation];
-    if (!lookup) throw new Error(`no lookup for ${record.operation}`); // checked before
+    const lookup = lookupFor(record.operation);
+    if (typeof lookup === 'string') throw new Error(`no lookup for ${record.operation}`); // checked before
     const found = await lookup(momo, record.referenceId, signal ? { signal } : {});
     return { record, found, ...verdictOf(books, found) };
   } catch (error) {

@@ -1,0 +1,112 @@
+import type { ClientSurface } from '../client-surface';
+import type { RequestOptions } from '../core/options';
+import type { WaitOptions } from '../polling/poller';
+import type { TableOperation } from '../products/endpoints';
+import { operationTables } from '../products/tables';
+import type { LazySchema } from '../schemas/lazy';
+
+/** What the list layer needs of a result (every creating call's result has these). */
+export interface FinalLike {
+  status: string;
+  reason?: unknown;
+  financialTransactionId?: string | undefined;
+}
+
+type Product = 'disbursement' | 'collection' | 'remittance';
+/** The body field naming the counterparty of a payment, in the order they are looked for. */
+export type PartyField = 'intendedPayer' | 'payer' | 'payee';
+const PARTY_FIELDS: readonly PartyField[] = ['intendedPayer', 'payer', 'payee'];
+
+/**
+ * A payment operation of the catalogue: a creating call with a status lookup, run on the
+ * client's public methods only (the method its table row names, and the `getX` / `waitForX`
+ * of its lookup), so that every add-on goes through the client's own checks, retries,
+ * admission and journal.
+ */
+export interface PaymentOperation {
+  /** `product.method`, as the journal and the simulator name it. */
+  readonly name: string;
+  readonly product: Product;
+  /** The body's schema, the one the method itself checks. */
+  readonly body: LazySchema<unknown>;
+  /** Sent with the payer's consent token: not something a list or an outbox can send. */
+  readonly needsConsent: boolean;
+  /** The body field naming the counterparty (an account-holder check looks at it), if any. */
+  readonly party: PartyField | undefined;
+  create(
+    momo: ClientSurface,
+    body: never,
+    options: RequestOptions,
+  ): Promise<{ referenceId: string }>;
+  lookup(momo: ClientSurface, referenceId: string, options: RequestOptions): Promise<FinalLike>;
+  wait(momo: ClientSurface, referenceId: string, options: WaitOptions<never>): Promise<FinalLike>;
+}
+
+type Method = (...args: unknown[]) => Promise<never>;
+/** The public method `name` of `momo`'s `product`, bound to it. */
+const method = (momo: ClientSurface, product: Product, name: string): Method => {
+  const api = momo[product] as unknown as Record<string, Method>;
+  return (api[name] as Method).bind(api);
+};
+
+const suffix = (name: string) => name.slice(name.indexOf('.') + 1);
+
+function entryOf(op: TableOperation, lookupName: string): PaymentOperation {
+  const product = op.product as Product;
+  const create = suffix(op.name);
+  const lookup = suffix(lookupName); // getTransfer...
+  const wait = `waitFor${lookup.slice('get'.length)}`; // ...and waitForTransfer
+  let party: PartyField | null | undefined;
+  return {
+    name: op.name,
+    product,
+    body: op.body as LazySchema<unknown>,
+    needsConsent: op.auth === 'consent',
+    get party() {
+      party ??= partyOf(op.body as LazySchema<unknown>) ?? null;
+      return party ?? undefined;
+    },
+    create: (momo, body, options) => method(momo, product, create)(body, options),
+    lookup: (momo, id, options) => method(momo, product, lookup)(id, options),
+    wait: (momo, id, options) => method(momo, product, wait)(id, options),
+  };
+}
+
+/** The first counterparty field of an object body's schema (read once, when first asked). */
+function partyOf(body: LazySchema<unknown>): PartyField | undefined {
+  const shape = (body() as { _zod?: { def?: { shape?: object } } })._zod?.def?.shape ?? {};
+  return PARTY_FIELDS.find((field) => field in shape);
+}
+
+/** Every creating operation, by name: its catalogue entry, or undefined when callback-only. */
+function build(): Map<string, PaymentOperation | undefined> {
+  const catalogue = new Map<string, PaymentOperation | undefined>();
+  for (const table of [
+    operationTables.disbursement,
+    operationTables.collection,
+    operationTables.remittance,
+  ]) {
+    for (const op of Object.values(table) as TableOperation[]) {
+      if (op.creates !== true || catalogue.has(op.name)) continue;
+      catalogue.set(op.name, op.confirmedBy && entryOf(op, op.confirmedBy.name));
+    }
+  }
+  return catalogue;
+}
+
+let built: Map<string, PaymentOperation | undefined> | undefined;
+/** The catalogue, built from the operation tables on first use. */
+const catalogue = () => (built ??= build());
+
+/** The payment operation `name`: a creating call with a status lookup, or undefined. */
+export function findPaymentOperation(name: unknown): PaymentOperation | undefined {
+  return typeof name === 'string' ? catalogue().get(name) : undefined;
+}
+
+/** Every payment operation (creating, with a status lookup), consent ones included. */
+export const paymentOperations = (): PaymentOperation[] =>
+  [...catalogue().values()].filter((op): op is PaymentOperation => op !== undefined);
+
+/** Whether `name` is a creating operation whose outcome comes by callback only. */
+export const isCallbackOnly = (name: string): boolean =>
+  catalogue().has(name) && catalogue().get(name) === undefined;
