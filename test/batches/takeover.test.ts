@@ -16,7 +16,8 @@ function mortalStore(memory: BatchStore) {
   const store: BatchStore = {
     async open(id) {
       const inner = await memory.open(id);
-      const alive = <T>(write: () => Promise<T>, otherwise: T) => (dead ? otherwise : write());
+      const alive = async <T>(write: () => Promise<T>, otherwise: T): Promise<T> =>
+        dead ? otherwise : write();
       return {
         id: inner.id,
         leaseMs: LEASE_MS,
