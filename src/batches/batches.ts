@@ -178,7 +178,14 @@ async function sendAll(
       if (!freed) sendSlots.release();
       freed = true;
     };
-    const task: Promise<void> = runOrTakeOver(run, slot, read, free, sendSlots)
+    const task: Promise<void> = runOrTakeOver(
+      run,
+      slot,
+      read,
+      free,
+      sendSlots,
+      () => stop !== undefined,
+    )
       .catch((error: unknown) => {
         stop ??= { error };
       })

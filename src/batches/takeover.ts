@@ -25,8 +25,10 @@ type Item = { body: unknown; callbackUrl?: unknown };
  * undone), this run claims it (the store's fenced claim) and carries it on under its
  * recorded reference id: an intent never sent is sent, a SENT one only waited on.
  * Past `waitTimeoutMs` from when the awaiting began, the item is UNRESOLVED (claimed by
- * another process, or its claim taken over by another process); without `waitTimeoutMs` it is awaited until it ends or is taken
- * over (the holder's own wait has its deadline; a dead holder's claim lapses in a lease).
+ * another process, or its claim taken over by another process); without `waitTimeoutMs`
+ * it is awaited until it ends or is taken over (the holder's own wait has its deadline;
+ * a dead holder's claim lapses in a lease).
+ * `stopping`: whether the run stops (an error of another item): nothing more is awaited.
  */
 export async function runOrTakeOver(
   run: RunContext,
@@ -34,6 +36,7 @@ export async function runOrTakeOver(
   item: Item,
   freeSendSlot: () => void,
   sendSlots: Slots,
+  stopping: () => boolean,
 ): Promise<void> {
   await runItem(run, slot, item, freeSendSlot);
   if (!heldElsewhere(slot)) return;
@@ -48,8 +51,10 @@ export async function runOrTakeOver(
     try {
       await sleep(Math.max(1, Math.min(pollMs, deadline - Date.now())), options.signal);
     } catch {
-      return; // stopped: the run rejects with the signal's reason
+      return end(slot, 'UNRESOLVED', why); // stopped: the run rejects with the signal's reason
     }
+    // Another item stopped the run: it rejects with that error.
+    if (stopping()) return end(slot, 'UNRESOLVED', why);
     const record = await handle.get(slot.key);
     if (record && record.fingerprint !== slot.fingerprint) {
       return end(slot, 'REJECTED', usedKey(slot.key));
