@@ -1,11 +1,12 @@
 import type { ClientSurface } from '../client-surface';
 import type { BatchHandle } from '../contracts/batch-store';
 import { checkItem, checkRunOptions } from './check';
-import { adoptRecord, type RunContext, runItem, Slot, usedKey } from './item';
+import { adoptRecord, type RunContext, Slot, usedKey } from './item';
 import { Pacer, Slots } from './pacing';
 import { fingerprint, randomReferenceId } from './reference-id';
 import { SettleLearner } from './settle';
 import { buildReport, moneyOf, ProgressCounts } from './summary';
+import { runOrTakeOver } from './takeover';
 import type { BatchItem, BatchReport, BatchReportItem, BatchRunOptions } from './types';
 
 type Items = Iterable<BatchItem> | AsyncIterable<BatchItem>;
@@ -143,7 +144,8 @@ async function checkAll(
 
 /**
  * The second pass: the items read again (or the bodies kept), each not yet ended run by
- * `runItem`, at most `concurrency` creating calls at once; waits run on without a slot.
+ * `runOrTakeOver` (another process's items awaited), at most `concurrency` creating calls
+ * at once; waits run on without a slot.
  */
 async function sendAll(
   run: RunContext,
@@ -176,7 +178,14 @@ async function sendAll(
       if (!freed) sendSlots.release();
       freed = true;
     };
-    const task: Promise<void> = runItem(run, slot, read, free)
+    const task: Promise<void> = runOrTakeOver(
+      run,
+      slot,
+      read,
+      free,
+      sendSlots,
+      () => stop !== undefined,
+    )
       .catch((error: unknown) => {
         stop ??= { error };
       })

@@ -1,5 +1,5 @@
 import type { ClientSurface } from '../client-surface';
-import type { BatchHandle, BatchRecord } from '../contracts/batch-store';
+import type { BatchClaimToken, BatchHandle, BatchRecord } from '../contracts/batch-store';
 import { isApiError, isMomoError, isNotFoundError, isWaitTimeoutError } from '../errors';
 import { AdoptedCheck } from '../payments/verify';
 import { HeldClaim } from './held-claim';
@@ -52,8 +52,10 @@ export interface RunContext {
 }
 
 /** The claim's lease when the store names none (renewed at a third of it while in flight). */
-const LEASE_MS = 15 * 60_000;
-const TAKEN_OVER = 'claim taken over by another process';
+export const LEASE_MS = 15_000;
+/** Why an item is left to another process: it holds the claim, or took it over. */
+export const CLAIMED = 'claimed by another process';
+export const TAKEN_OVER = 'claim taken over by another process';
 
 /**
  * One item's way: account check, claim, intent recorded (durably), creating call under
@@ -61,12 +63,14 @@ const TAKEN_OVER = 'claim taken over by another process';
  * earlier send landed), the send slot given back, then its wait to SUCCESSFUL or FAILED,
  * started once the provider is likely to have settled it (`SettleLearner`).
  * Resolves when the item ended or stopped; rejects only for what stops the whole run.
+ * `taken`: a claim the caller holds already (./takeover.ts), its account check done.
  */
 export async function runItem(
   run: RunContext,
   slot: Slot,
   item: { body: unknown; callbackUrl?: unknown },
   freeSendSlot: () => void,
+  taken?: BatchClaimToken,
 ): Promise<void> {
   const { options, handle } = run;
   const end = (status: BatchItemStatus, reason?: string) => {
@@ -76,7 +80,7 @@ export async function runItem(
   let claim: HeldClaim | undefined;
   let adopted: AdoptedCheck | undefined; // a 409's transaction, compared with the item
   try {
-    if (!slot.recorded && options.checkAccountHolder === true) {
+    if (taken === undefined && !slot.recorded && options.checkAccountHolder === true) {
       if ((await accountHolderActive(run, slot, item.body)) === false) {
         run.progress.change((c) => (c.skipped += 1));
         return end('SKIPPED', 'account holder not active');
@@ -89,8 +93,8 @@ export async function runItem(
       return end('UNRESOLVED', 'not sent (dry run)');
     }
     const leaseMs = handle.leaseMs ?? LEASE_MS;
-    const token = await handle.claim(slot.key, run.owner, leaseMs);
-    if (token === undefined) return end('UNRESOLVED', 'claimed by another process');
+    const token = taken ?? (await handle.claim(slot.key, run.owner, leaseMs));
+    if (token === undefined) return end('UNRESOLVED', CLAIMED);
     claim = new HeldClaim(handle, slot.key, run.owner, leaseMs, token);
     // Another process may have recorded the item since this run read the store.
     const current = await handle.get(slot.key);

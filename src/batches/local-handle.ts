@@ -22,12 +22,19 @@ interface Lease {
 }
 
 /**
+ * The lease of an in-process claim: long, since a claim dies with its process (a restart
+ * holds none), so no dead process's claim can wait on it; renewals stay rare.
+ */
+const LOCAL_LEASE_MS = 15 * 60_000;
+
+/**
  * One batch's state in one process: its records in memory (in first-recorded order) and
  * in-process leases that honour the claim contract (an unexpired lease of another owner
  * is refused; a write with a superseded token is fenced off).
  */
 export class LocalHandle implements BatchHandle {
   readonly id: string;
+  readonly leaseMs = LOCAL_LEASE_MS;
   readonly #records = new Map<string, BatchRecord>();
   readonly #leases = new Map<string, Lease>();
   readonly #log: LocalLog;

@@ -50,8 +50,9 @@ export interface BatchHandle {
   readonly id: string;
   /**
    * How long the runner claims an item for (it renews the claim at a third of this while
-   * the item is in flight). Default 15 minutes; a shared store sets it short, so that a
-   * dead process's items are taken over soon.
+   * the item is in flight). Default 15 s: a run awaits the items another process holds
+   * and takes them over once their claim lapses, so a dead process's items go on within
+   * a lease.
    */
   readonly leaseMs?: number;
   /** Every recorded item (intent with its outcome, if any), in the order first recorded. */

@@ -110,7 +110,7 @@ describe('a batch item whose wait outlasts the lease', () => {
     expect(await handle().claim('k1', 'next-run', LEASE_MS)).toBeDefined();
   });
 
-  it('is dropped, recording nothing more, once another owner took its claim over', async () => {
+  it('records nothing more once another owner took its claim over, and reports what its new owner recorded', async () => {
     const c = claims();
     const { store, handle } = shortLeaseStore(c.onClaim);
     const sent = signalled();
@@ -127,18 +127,23 @@ describe('a batch item whose wait outlasts the lease', () => {
     const intruder = await handle().claim('k1', 'intruder', LEASE_MS);
     expect(intruder).toBeDefined();
 
-    const report = await run; // its next renewal is refused: the wait ends
-    expect(c.seen.filter((x) => x.owner === first.owner).at(-1)?.token).toBeUndefined();
-    expect(report.items[0]).toMatchObject({
-      key: 'k1',
-      status: 'UNRESOLVED',
-      reason: 'claim taken over by another process',
-    });
+    // Its next renewal is refused: its wait ends, and it awaits the item's new owner.
+    await vi.waitFor(() =>
+      expect(c.seen.filter((x) => x.owner === first.owner).at(-1)?.token).toBeUndefined(),
+    );
     expect((await handle().get('k1'))?.outcome).toEqual({ status: 'SENT' });
     // The runner did not release the intruder's claim; the intruder still records.
     expect(await handle().claim('k1', 'third', LEASE_MS)).toBeUndefined();
-    expect(await handle().recordOutcome('k1', { status: 'SUCCESSFUL' }, intruder as string)).toBe(
-      true,
-    );
+    const outcome = {
+      status: 'SUCCESSFUL' as const,
+      financialTransactionId: 'ftid-of-the-intruder',
+    };
+    expect(await handle().recordOutcome('k1', outcome, intruder as string)).toBe(true);
+
+    const report = await run; // the whole batch: the intruder's outcome, as it recorded it
+    expect(report.items[0]).toMatchObject({ key: 'k1', ...outcome });
+    expect(report.items[0]?.reason).toBeUndefined();
+    expect((await handle().get('k1'))?.outcome).toEqual(outcome);
+    expect(h.transferPosts()).toHaveLength(1);
   });
 });

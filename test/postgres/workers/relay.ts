@@ -1,8 +1,8 @@
 /**
  * One instance of a partner's backend running the outbox relay in its own process
- * (spawned by test/postgres/outbox-crash.test.ts, driven over IPC): its own pool, its
- * own client, `db.outbox.start` with the orders-settling `onSettled`. The parent kills it
- * with SIGKILL wherever it likes.
+ * (spawned by test/postgres/outbox-crash.test.ts and outbox-takeover.test.ts, driven
+ * over IPC): its own pool, its own client, `db.outbox.start` with the orders-settling
+ * `onSettled`. The parent kills it with SIGKILL wherever it likes.
  */
 import { MomoClient } from 'momo-partner-sdk';
 import { createPostgresState, type PostgresState } from 'momo-partner-sdk/postgres';
@@ -14,8 +14,11 @@ export interface RelayInput {
   provider: ProviderOptions;
   postgres: pg.PoolConfig;
   schema: string;
-  leaseMs: number;
+  /** The state's lease; absent: its default (15 s). */
+  leaseMs?: number | undefined;
   concurrency: number;
+  /** The client's creating calls per second (they queue beyond it); default unlimited. */
+  createRate?: number | undefined;
 }
 
 let pool: pg.Pool | undefined;
@@ -26,9 +29,11 @@ serveParent({
   async start(input: RelayInput) {
     pool = new pg.Pool({ ...input.postgres, max: 6 });
     pool.on('error', () => {}); // a server restart: the pool reconnects
-    db = createPostgresState(pool, { schema: input.schema, leaseMs: input.leaseMs });
+    const lease = input.leaseMs === undefined ? {} : { leaseMs: input.leaseMs };
+    db = createPostgresState(pool, { schema: input.schema, ...lease });
     const momo = new MomoClient({
       ...input.provider,
+      ...(input.createRate === undefined ? {} : { createRate: input.createRate }),
       logger: {
         info: (message) => send({ type: 'log', level: 'info', message }),
         warn: (message) => send({ type: 'log', level: 'warn', message }),

@@ -27,7 +27,8 @@ export interface BatchRunnerInput {
   >;
   store: SharedStore;
   batchId: string;
-  leaseMs: number;
+  /** The store's lease; absent: the store's default (15 s). */
+  leaseMs?: number | undefined;
   items: BatchItem[];
 }
 
@@ -36,16 +37,17 @@ const send = (message: unknown) => process.send?.(message);
 /** The store, connected as a partner's process would, and how to let go of it. */
 async function connect(
   shared: SharedStore,
-  leaseMs: number,
+  leaseMs: number | undefined,
 ): Promise<{ store: BatchStore; close(): Promise<void> }> {
+  const lease = leaseMs === undefined ? {} : { leaseMs };
   if (shared.kind === 'redis') {
     const redis = await connectClient(shared.library, shared.url);
-    const store = redisBatchStore(redis.client, { prefix: shared.prefix, leaseMs });
+    const store = redisBatchStore(redis.client, { prefix: shared.prefix, ...lease });
     return { store, close: () => redis.close() };
   }
   const pool = new pg.Pool({ ...shared.config, max: 4 });
   pool.on('error', () => {});
-  const { batchStore } = createPostgresState(pool, { schema: shared.schema, leaseMs });
+  const { batchStore } = createPostgresState(pool, { schema: shared.schema, ...lease });
   return { store: batchStore, close: () => pool.end() };
 }
 
