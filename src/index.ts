@@ -79,6 +79,7 @@ export type {
   WaitTrace,
 } from './contracts/telemetry';
 export type { ReleaseLock, StoredToken, TokenStore } from './contracts/token-store';
+export type { Final, WaitOptions } from './contracts/wait';
 export type { Accepted, OperationPromise } from './core/operation-promise';
 export type {
   ApiUser,
@@ -88,12 +89,13 @@ export type {
   ProductOptions,
   RequestOptions,
 } from './core/options';
+/** For store implementers: the key a reference id is stored and compared by (lower case). */
+export { referenceKey } from './core/reference-id';
 export * from './errors';
 // For outbox store implementers: db.outbox (momo-partner-sdk/postgres) uses these.
 export { type CheckedOutboxIntent, checkOutboxIntent } from './outbox/intent';
 export { startOutboxRelay } from './outbox/relay';
 export type { OutboxRelay, OutboxRelayOptions } from './outbox/types';
-export type { Final, WaitOptions } from './polling/poller';
 export {
   Collection,
   type DeliveryNotificationOptions,

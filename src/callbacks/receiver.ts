@@ -1,4 +1,5 @@
 import type { ClientContext } from '../context';
+import { tokenMatches } from '../core/callback-token';
 import { referenceKey } from '../core/reference-id';
 import { isNotFoundError } from '../errors';
 import { trackedByJournal } from '../scale-out/callbacks';
@@ -9,7 +10,6 @@ import type { ConfirmedCallback } from './events';
 import { DeliveredOnce } from './once';
 import { type CallbackEvent, parseCallback } from './parse';
 import { type RouteMatch, type RouteReader, routeReader } from './route';
-import { tokenMatches } from './token';
 import type { CallbackSeen } from './traced';
 
 /** What the receiver calls of the handler's options (`CallbackHandlerOptions`). */

@@ -1,6 +1,6 @@
+import { TOKEN_PARAMETER, TOKEN_PLACEHOLDER } from '../core/callback-token';
 import { ValidationError } from '../errors';
 import { UUID_V4 } from '../schemas/common';
-import { TOKEN_PARAMETER, TOKEN_PLACEHOLDER } from './token';
 
 /** What a callback's URL says: the reference id and the token at their places, if any. */
 export interface RouteMatch {

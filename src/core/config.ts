@@ -25,7 +25,7 @@ export interface Config {
   /** X-Account-Holding-Institution-Identifier (standard-style endpoints). */
   institution: string;
   callbackUrl: string | undefined;
-  /** Option `callbackSecret`: the key of the callback tokens (src/callbacks/token.ts). */
+  /** Option `callbackSecret`: the key of the callback tokens (src/core/callback-token.ts). */
   callbackSecret: Secret | undefined;
   /** Hosts besides loopback that may be reached over plain http (option allowInsecureHosts). */
   allowInsecureHosts: InsecureHosts;

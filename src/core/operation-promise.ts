@@ -1,4 +1,4 @@
-import type { Final, WaitOptions } from '../polling/poller';
+import type { Final, WaitOptions } from '../contracts/wait';
 import type { RequestOptions } from './options';
 
 /** A creating call the service accepted (202). */

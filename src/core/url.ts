@@ -1,5 +1,5 @@
-import { callbackToken, TOKEN_PARAMETER, TOKEN_PLACEHOLDER } from '../callbacks/token';
 import type { ValidationIssue } from '../errors';
+import { callbackToken, TOKEN_PARAMETER, TOKEN_PLACEHOLDER } from './callback-token';
 import type { Secret } from './secret';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);

@@ -1,6 +1,6 @@
 import type { ClientSurface } from '../client-surface';
+import type { WaitOptions } from '../contracts/wait';
 import type { RequestOptions } from '../core/options';
-import type { WaitOptions } from '../polling/poller';
 import type { TableOperation } from '../products/endpoints';
 import { operationTables } from '../products/tables';
 import type { LazySchema } from '../schemas/lazy';

@@ -1,27 +1,12 @@
 import type { Telemetry, WaitTrace } from '../contracts/telemetry';
+import type { Final, WaitOptions } from '../contracts/wait';
 import { QueuedPastDeadline } from '../core/admission/admission';
 import { referenceKey } from '../core/reference-id';
 import { retryDecision } from '../core/retry-decision';
 import { spreadJitter } from '../core/time';
 import { isNotFoundError, WaitTimeoutError } from '../errors';
-import { isFinal, type Reason, type StatusLike } from '../schemas/common';
+import { isFinal, type StatusLike } from '../schemas/common';
 import { Scheduler, type Sleep } from './scheduler';
-
-/** Options of `wait()` and `waitForX(referenceId)`. */
-export interface WaitOptions<R = unknown> {
-  /** Deadline of this wait; default `polling.timeoutMs`. */
-  timeoutMs?: number;
-  signal?: AbortSignal;
-  /**
-   * Called on every change of status the wait observes, the first one and the final
-   * one included (whether a lookup or a confirmed callback brought it). A lookup that
-   * repeats the previous status does not call it again.
-   */
-  onStatus?(result: R): void;
-}
-
-/** A final result: SUCCESSFUL, or FAILED with its reason. */
-export type Final<R> = R & ({ status: 'SUCCESSFUL' } | { status: 'FAILED'; reason: Reason });
 
 export interface PollSchedule {
   initialDelayMs: number;

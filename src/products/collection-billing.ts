@@ -1,6 +1,6 @@
+import type { Final, WaitOptions } from '../contracts/wait';
 import type { OperationPromise } from '../core/operation-promise';
 import type { RequestOptions } from '../core/options';
-import type { Final, WaitOptions } from '../polling/poller';
 import {
   approvedQuery,
   type CancelInvoiceBody,

@@ -1,6 +1,7 @@
 import { AccessToken } from '../auth/access-token';
 import type { Tracked } from '../callbacks/registry';
 import type { WaitTrace } from '../contracts/telemetry';
+import type { Final, WaitOptions } from '../contracts/wait';
 import type { CallInput, CallResult } from '../core/call';
 import type { Operation } from '../core/operation';
 import {
@@ -10,7 +11,7 @@ import {
 } from '../core/operation-promise';
 import type { ProductName, RequestOptions } from '../core/options';
 import { withReferenceId } from '../core/reference-id';
-import type { Final, WaitOptions, WaitRequest } from '../polling/poller';
+import type { WaitRequest } from '../polling/poller';
 import type { OperationStatusLike } from '../schemas/tolerant';
 import type { ConfirmedOperation, Lookup } from './endpoints';
 import type { ProductContext } from './product-context';

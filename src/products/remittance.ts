@@ -1,6 +1,6 @@
+import type { Final, WaitOptions } from '../contracts/wait';
 import type { OperationPromise } from '../core/operation-promise';
 import type { MomoClientOptions, RequestOptions } from '../core/options';
-import type { Final, WaitOptions } from '../polling/poller';
 import type { CashTransferBody, CashTransferResult } from '../schemas/remittance';
 import type { TransactionResult, TransferBody } from '../schemas/transactions';
 import { AccountQueries, apiOf } from './account-queries';

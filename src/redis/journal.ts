@@ -1,5 +1,10 @@
-import type { Journal, JournalEntry, JournalOutcome, JournalRecord } from 'momo-partner-sdk';
-import { referenceKey } from '../core/reference-id';
+import {
+  type Journal,
+  type JournalEntry,
+  type JournalOutcome,
+  type JournalRecord,
+  referenceKey,
+} from 'momo-partner-sdk';
 import {
   lua,
   optionError,

@@ -1,7 +1,7 @@
 import type { ClientContext } from '../context';
 import type { JournalEntry } from '../contracts/journal';
+import type { Final } from '../contracts/wait';
 import { isNotFoundError, ValidationError } from '../errors';
-import type { Final } from '../polling/poller';
 import type { StatusLike } from '../schemas/common';
 import { lookupOf } from './lookups';
 

@@ -35,8 +35,17 @@ const MUST_NOT_IMPORT: Record<string, readonly string[]> = {
     'otel/',
     'testing/',
     'cli/',
+    'callbacks/',
+    'polling/',
   ],
 };
+
+/**
+ * The package's other entries are built on the main one as a partner's code would be:
+ * they import `momo-partner-sdk` (kept external by the build; `index.ts` here), and no file of src/ but
+ * their own.
+ */
+const ENTRIES = ['redis/', 'postgres/', 'otel/'];
 
 function edges(from: string): [string, string][] {
   return [...graph]
@@ -77,6 +86,15 @@ describe('the import graph of src', () => {
         if (forbidden.some((f) => target.startsWith(f))) wrong.push(`${file} > ${target}`);
       }
     }
+    expect(wrong).toEqual([]);
+  });
+
+  it("keeps the redis, postgres and otel entries to the main entry's public surface", () => {
+    const wrong = ENTRIES.flatMap((entry) =>
+      edges(entry)
+        .filter(([, target]) => !target.startsWith(entry) && target !== 'index.ts')
+        .map(([file, target]) => `${file} > ${target}`),
+    );
     expect(wrong).toEqual([]);
   });
 

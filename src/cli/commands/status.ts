@@ -1,6 +1,6 @@
+import type { WaitOptions } from '../../contracts/wait';
 import type { ProductName } from '../../core/options';
 import { isWaitTimeoutError } from '../../errors';
-import type { WaitOptions } from '../../polling/poller';
 import { apiOf } from '../../products/account-queries';
 import type { Lookup, TableOperation } from '../../products/endpoints';
 import { operationTables } from '../../products/tables';

@@ -8,7 +8,7 @@
  * planned): the main entry stays free of Node globals.
  */
 
-import { referenceKey } from '../core/reference-id';
+import { referenceKey } from './reference-id';
 
 /** The placeholder a callback URL template may carry; appended as a query parameter otherwise. */
 export const TOKEN_PLACEHOLDER = '{callbackToken}';
