@@ -2,7 +2,7 @@
  * The batch store contract: where a batch's state lives, so that `(batch id, item key)`
  * names one payment for good across crashes, re-runs and processes. Types only: a store
  * is anything with these methods (memory, a file, Redis, PostgreSQL). One conformance
- * suite (test/support/batch-store-contract.ts) runs against every store.
+ * suite (`checkBatchStore` in momo-partner-sdk/testing) runs against every store.
  */
 
 /** What the runner records before an item's first send: the item and the id it is sent under. */

@@ -11,6 +11,25 @@ import { createHandlers, type SimulatorHandlers } from './msw';
 import { serveEngine } from './serve';
 import type { ListeningServer, ListenOptions, SimulatorOptions, SimulatorState } from './types';
 
+export {
+  assertConforms,
+  type BatchStoreConformanceOptions,
+  batchStoreCases,
+  type ConformanceCase,
+  ConformanceError,
+  type ConformanceOptions,
+  type ConformanceReport,
+  checkBatchStore,
+  checkJournal,
+  checkOutboxStore,
+  checkTokenStore,
+  type JournalConformanceOptions,
+  journalCases,
+  type OutboxStoreUnderTest,
+  outboxStoreCases,
+  type TokenStoreConformanceOptions,
+  tokenStoreCases,
+} from './conformance/index';
 export type { SimulatorHandlers } from './msw';
 export type {
   ConsentGrant,
