@@ -23,6 +23,10 @@ export interface OutboxPayment {
   reason?: string;
   /** The provider's id of a SUCCESSFUL payment. */
   financialTransactionId?: string;
+  /** The body's amount, as enqueued (a decimal string); absent for an operation without one (a pre-approval). */
+  amount?: string;
+  /** The body's currency, as enqueued; absent for an operation without one. */
+  currency?: string;
 }
 
 /** What `enqueue` records: the payment intent, checked as the creating call checks it. */
