@@ -29,6 +29,13 @@ export interface BatchOutcome {
   reason?: string;
   /** The provider's id of a SUCCESSFUL transaction. */
   financialTransactionId?: string;
+  /**
+   * `false`: the final outcome is recorded but the run's `onItemSettled` has not run for it
+   * yet (without a transaction the runner records it so, runs the hook, then records the
+   * outcome again without it). Keep it as given: a re-run looks such an item up again and
+   * runs the hook. Absent otherwise.
+   */
+  delivered?: false;
 }
 
 /** An item as the store holds it: its intent, and its outcome once there is one. */
@@ -76,8 +83,17 @@ export interface BatchHandle {
   /**
    * Records the outcome of an item whose intent is recorded (the last outcome wins).
    * `false` when `token` is not the key's current claim (nothing written), or no intent.
+   * `settled` (the run's `onItemSettled`): a store with transactions runs it in the one
+   * that writes the outcome, with that transaction's handle (a throw rolls the write back
+   * and is rethrown; fenced out: not run); a store without ignores it (the runner runs it
+   * after the write).
    */
-  recordOutcome(key: string, outcome: BatchOutcome, token: BatchClaimToken): Promise<boolean>;
+  recordOutcome(
+    key: string,
+    outcome: BatchOutcome,
+    token: BatchClaimToken,
+    settled?: (tx: unknown) => Promise<void>,
+  ): Promise<boolean>;
   /** Releases what the handle holds (file descriptors, connections). */
   close(): Promise<void>;
 }
