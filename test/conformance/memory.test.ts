@@ -119,11 +119,14 @@ describe('the conformance checks, as a partner calls them', () => {
       'fences off the writes of an owner whose lease was taken over',
       'frees a released claim for another owner; releasing with a stale token does nothing',
       'renews a claim for its owner with a new token; the old one is fenced',
+      "runs an outcome's settled hook in its write (a throw rolls it back), or keeps the delivered: false mark",
     ]);
+    const settled = report.failed.find((f) => f.case.startsWith("runs an outcome's settled hook"));
+    expect(String(settled?.error)).toMatch(/a fenced write: expected false, got true/);
     expect(String(report.failed[0]?.error)).toMatch(/ConformanceError: .*expected false, got true/);
     expect(() => assertConforms(report)).toThrow(AggregateError);
     expect(() => assertConforms(report)).toThrow(
-      /batch store: 3 of 12 cases failed\n- fences off the writes of an owner whose lease was taken over: a stale outcome: expected false, got true/,
+      /batch store: 4 of 13 cases failed\n- fences off the writes of an owner whose lease was taken over: a stale outcome: expected false, got true/,
     );
   });
 
@@ -150,6 +153,39 @@ describe('the conformance checks, as a partner calls them', () => {
       'fences off the writes of an owner whose lease was taken over',
       "keeps a renewed claim past its first lease: another owner waits for the renewal's",
       "refuses a claim while another owner's lease runs, grants it once the lease ran out",
+    ]);
+  });
+
+  it('fail a batch store that runs the settled hook after its write, not in a transaction', async () => {
+    const afterTheWrite = (): BatchStore => {
+      const inner = memoryBatchStore();
+      return {
+        async open(id) {
+          const batch = await inner.open(id);
+          return {
+            id: batch.id,
+            records: () => batch.records(),
+            get: (key) => batch.get(key),
+            close: () => batch.close(),
+            claim: (key, owner, leaseMs) => batch.claim(key, owner, leaseMs),
+            release: (key, token) => batch.release(key, token),
+            recordIntent: (intent, token) => batch.recordIntent(intent, token),
+            async recordOutcome(key, outcome, token, settled) {
+              const { delivered: _, ...kept } = outcome; // "it runs the hook": no mark
+              const written = await batch.recordOutcome(key, kept, token);
+              if (written) await settled?.(undefined); // a throw leaves the write in place
+              return written;
+            },
+          };
+        },
+      };
+    };
+    const report = await checkBatchStore(afterTheWrite, { pass });
+    expect(report.failed.map((f) => [f.case, String(f.error)])).toEqual([
+      [
+        "runs an outcome's settled hook in its write (a throw rolls it back), or keeps the delivered: false mark",
+        'ConformanceError: the write rolled back: expected "SUCCESSFUL", got "FAILED"',
+      ],
     ]);
   });
 

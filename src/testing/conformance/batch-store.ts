@@ -173,6 +173,46 @@ const CASES: Case[] = [
     },
   ],
   [
+    "runs an outcome's settled hook in its write (a throw rolls it back), or keeps the delivered: false mark",
+    async (store) => {
+      const batch = await store.open('b');
+      const token = granted(await batch.claim('k1', 'run-a', 60_000), 'claim of a free key');
+      await batch.recordIntent(intent('k1'), token);
+      let ran = 0;
+      const settled = async () => {
+        ran += 1;
+      };
+      const success = { status: 'SUCCESSFUL', financialTransactionId: '123' } as const;
+      const marked = { ...success, delivered: false } as const;
+      same(await batch.recordOutcome('k1', marked, token, settled), true, 'recordOutcome()');
+      if (ran === 0) {
+        // No transaction: the runner runs the hook after, the mark says it is owed.
+        same((await batch.get('k1'))?.outcome, marked, 'the outcome owed its hook');
+      } else {
+        same(ran, 1, 'settled() runs in the write once');
+        same((await batch.get('k1'))?.outcome?.status, 'SUCCESSFUL', 'the outcome');
+        const failed = { status: 'FAILED', reason: 'X', delivered: false } as const;
+        const threw = await batch
+          .recordOutcome('k1', failed, token, async () => {
+            throw new Error('the books are down');
+          })
+          .then(
+            () => undefined,
+            (error: unknown) => error,
+          );
+        same((threw as Error | undefined)?.message, 'the books are down', 'its throw, rethrown');
+        same((await batch.get('k1'))?.outcome?.status, 'SUCCESSFUL', 'the write rolled back');
+      }
+      same(await batch.recordOutcome('k1', success, token), true, 'the outcome again, unmarked');
+      same((await batch.get('k1'))?.outcome, success, 'the outcome once its hook ran');
+      await batch.release('k1', token);
+      granted(await batch.claim('k1', 'run-b', 60_000), 'claim after the release');
+      ran = 0;
+      same(await batch.recordOutcome('k1', marked, token, settled), false, 'a fenced write');
+      same(ran, 0, 'settled() runs for a fenced write');
+    },
+  ],
+  [
     'renews a claim for its owner with a new token; the old one is fenced',
     async (store) => {
       const batch = await store.open('b');
