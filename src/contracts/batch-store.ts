@@ -68,7 +68,8 @@ export interface BatchHandle {
   /**
    * Claims `key` for `owner` for `leaseMs`: a token, or undefined while another owner
    * holds an unexpired lease. The same owner claiming again renews and gets a new token
-   * (the old one is then refused). A single-process store grants every claim it can.
+   * (the old one is then refused). A single-process store grants every claim it can; of
+   * several claims of a free key at once, one is granted.
    */
   claim(key: string, owner: string, leaseMs: number): Promise<BatchClaimToken | undefined>;
   /** Gives the claim up (a no-op with a token that is no longer current). */
