@@ -1,7 +1,15 @@
-import type { BatchOutcome } from '../contracts/batch-store';
+import type { BatchHandle, BatchOutcome } from '../contracts/batch-store';
 import type { HeldClaim } from './held-claim';
-import type { RunContext, Slot } from './item';
-import type { SettledBatchItem } from './types';
+import type { BatchRunOptions, SettledBatchItem } from './types';
+
+/** What the item's slot tells of it (the runner's `Slot`). */
+interface SlotLike {
+  readonly key: string;
+  readonly operation: string;
+  referenceId?: string;
+  amount?: string;
+  currency?: string;
+}
 
 /** The final outcome of an item as its store records it. */
 export type FinalOutcome = BatchOutcome & { status: 'SUCCESSFUL' | 'FAILED' };
@@ -15,8 +23,8 @@ export type FinalOutcome = BatchOutcome & { status: 'SUCCESSFUL' | 'FAILED' };
  * item stays UNRESOLVED when the hook threw (the outcome then kept unrecorded, or marked).
  */
 export async function recordFinal(
-  run: RunContext,
-  slot: Slot,
+  run: { handle: BatchHandle; options: BatchRunOptions },
+  slot: SlotLike,
   outcome: FinalOutcome,
   claim: HeldClaim,
 ): Promise<string | undefined> {
@@ -49,7 +57,7 @@ export async function recordFinal(
   return undefined;
 }
 
-function settledItem(batchId: string, slot: Slot, outcome: FinalOutcome): SettledBatchItem {
+function settledItem(batchId: string, slot: SlotLike, outcome: FinalOutcome): SettledBatchItem {
   const item: SettledBatchItem = {
     batchId,
     key: slot.key,
