@@ -7,11 +7,13 @@ import {
   type BatchHandle,
   type BatchStore,
   InMemoryJournal,
+  isValidationError,
   type Journal,
   memoryBatchStore,
   type ReleaseLock,
   type StoredToken,
   type TokenStore,
+  type ValidationError,
 } from 'momo-partner-sdk';
 import {
   assertConforms,
@@ -235,6 +237,15 @@ describe('the conformance checks, as a partner calls them', () => {
       'drops a key; with an access token, only while it still holds that token',
       "lock: a dead holder's lock lapses after its ttl; its late release frees nothing",
     ]);
+  });
+
+  it('refuse bad options before running anything, naming them', async () => {
+    const refused = await checkBatchStore(() => memoryBatchStore(), { leaseMs: 0 }).catch(
+      (error: unknown) => error,
+    );
+    expect(isValidationError(refused)).toBe(true);
+    expect((refused as ValidationError).issues.map((i) => i.path)).toEqual(['leaseMs']);
+    await expect(checkJournal('journal' as never)).rejects.toThrow(/make/);
   });
 
   it('run without fake timers: pass() defaults to waiting real time', async () => {

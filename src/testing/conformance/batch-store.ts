@@ -35,7 +35,7 @@ export function batchStoreCases(
   make: () => BatchStore | Promise<BatchStore>,
   options: BatchStoreConformanceOptions = {},
 ): ConformanceCase[] {
-  const ctx = caseContext(options);
+  const ctx = caseContext(make, options);
   const reopen = options.reopen ?? ((store: BatchStore) => store);
   return CASES.map(([name, run]) => ({ name, run: async () => run(await make(), ctx, reopen) }));
 }
@@ -44,7 +44,7 @@ export function batchStoreCases(
  * Runs every case of the batch store contract against stores from `make()` (each case
  * over a fresh one) and resolves with the report; `assertConforms(report)` throws if any failed.
  */
-export function checkBatchStore(
+export async function checkBatchStore(
   make: () => BatchStore | Promise<BatchStore>,
   options: BatchStoreConformanceOptions = {},
 ): Promise<ConformanceReport> {

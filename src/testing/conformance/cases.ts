@@ -3,6 +3,7 @@
  * async function that throws on a broken promise. `checkCases` runs them one after the
  * other (each over a fresh store) and reports, whatever runner (or none) the partner uses.
  */
+import { ValidationError } from 'momo-partner-sdk';
 
 /** One case of a conformance suite: a name saying what the contract promises, and its check. */
 export interface ConformanceCase {
@@ -53,11 +54,20 @@ export interface CaseContext {
   leaseMs: number;
 }
 
-export function caseContext(options: ConformanceOptions = {}): CaseContext {
-  const leaseMs = options.leaseMs ?? 1_000;
-  if (!Number.isFinite(leaseMs) || leaseMs < 10) {
-    throw new RangeError('leaseMs must be a number of milliseconds, at least 10');
+/** The options filled in; a bad one (or a `make` that is no function) is a ValidationError naming it. */
+export function caseContext(make: unknown, options: ConformanceOptions = {}): CaseContext {
+  const issues: { path: string; message: string }[] = [];
+  if (typeof make !== 'function') {
+    issues.push({ path: 'make', message: 'must be a function giving a store over fresh state' });
   }
+  const leaseMs = options.leaseMs ?? 1_000;
+  if (typeof leaseMs !== 'number' || !Number.isFinite(leaseMs) || leaseMs < 10) {
+    issues.push({ path: 'leaseMs', message: 'must be a number of milliseconds, at least 10' });
+  }
+  if (options.pass !== undefined && typeof options.pass !== 'function') {
+    issues.push({ path: 'pass', message: 'must be a function (ms) => void | Promise<void>' });
+  }
+  if (issues.length > 0) throw new ValidationError(issues);
   const pass = options.pass;
   return {
     leaseMs,

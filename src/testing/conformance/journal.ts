@@ -30,13 +30,13 @@ export function journalCases(
   make: () => Journal | Promise<Journal>,
   options: JournalConformanceOptions = {},
 ): ConformanceCase[] {
-  caseContext(options);
+  caseContext(make, options);
   const reopen = options.reopen ?? ((journal: Journal) => journal);
   return CASES.map(([name, run]) => ({ name, run: async () => run(await make(), reopen) }));
 }
 
 /** Runs every case of the journal contract and resolves with the report. */
-export function checkJournal(
+export async function checkJournal(
   make: () => Journal | Promise<Journal>,
   options: JournalConformanceOptions = {},
 ): Promise<ConformanceReport> {

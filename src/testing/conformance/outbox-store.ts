@@ -42,7 +42,7 @@ export function outboxStoreCases<Tx>(
   make: Make<Tx>,
   options: ConformanceOptions = {},
 ): ConformanceCase[] {
-  const ctx = caseContext(options);
+  const ctx = caseContext(make, options);
   return CASES.map(([name, run]) => ({
     name,
     run: async () => run((await make()) as OutboxStoreUnderTest, ctx),
@@ -50,7 +50,7 @@ export function outboxStoreCases<Tx>(
 }
 
 /** Runs every case of the outbox store contract and resolves with the report. */
-export function checkOutboxStore<Tx>(
+export async function checkOutboxStore<Tx>(
   make: Make<Tx>,
   options: ConformanceOptions = {},
 ): Promise<ConformanceReport> {

@@ -29,13 +29,13 @@ export function tokenStoreCases(
   make: () => TokenStore | Promise<TokenStore>,
   options: TokenStoreConformanceOptions = {},
 ): ConformanceCase[] {
-  const ctx = caseContext(options);
+  const ctx = caseContext(make, options);
   const reopen = options.reopen ?? ((store: TokenStore) => store);
   return CASES.map(([name, run]) => ({ name, run: async () => run(await make(), ctx, reopen) }));
 }
 
 /** Runs every case of the token store contract and resolves with the report. */
-export function checkTokenStore(
+export async function checkTokenStore(
   make: () => TokenStore | Promise<TokenStore>,
   options: TokenStoreConformanceOptions = {},
 ): Promise<ConformanceReport> {
