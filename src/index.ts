@@ -17,6 +17,7 @@ export type {
   BatchReportItem,
   BatchRunOptions,
   BatchSummary,
+  SettledBatchItem,
 } from './batches/types';
 export { Callbacks } from './callbacks/callbacks';
 export type {

@@ -32,7 +32,7 @@ export class Batches {
    * while one is unread), then each sent once under its recorded reference id and awaited
    * to its final status. Resolves with the report in input order.
    */
-  async run(items: Items, options: BatchRunOptions): Promise<BatchReport> {
+  async run<Tx = unknown>(items: Items, options: BatchRunOptions<Tx>): Promise<BatchReport> {
     checkRunOptions(items, options);
     const signal = options.signal;
     signal?.throwIfAborted();

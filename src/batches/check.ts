@@ -36,6 +36,9 @@ export function checkRunOptions(items: unknown, options: BatchRunOptions): void 
   if (options.onProgress !== undefined && typeof options.onProgress !== 'function') {
     bad('onProgress', 'must be a function');
   }
+  if (options.onItemSettled !== undefined && typeof options.onItemSettled !== 'function') {
+    bad('onItemSettled', 'must be a function');
+  }
   const source = items as { [Symbol.iterator]?: unknown; [Symbol.asyncIterator]?: unknown };
   if (
     source === null ||

@@ -8,6 +8,7 @@ import type { Pacer } from './pacing';
 import { derivedReferenceId, fingerprint, randomReferenceId } from './reference-id';
 import { reasonCode, sendFailure, stopsTheRun } from './send-rules';
 import type { SettleLearner } from './settle';
+import { recordFinal } from './settled';
 import type { ProgressCounts } from './summary';
 import type { BatchItemStatus, BatchRunOptions } from './types';
 
@@ -131,7 +132,8 @@ export async function runItem(
       ...(reason === undefined ? {} : { reason }),
       ...(ftid === undefined ? {} : { financialTransactionId: ftid }),
     };
-    await claim.write((t) => handle.recordOutcome(slot.key, outcome, t));
+    const unrecorded = await recordFinal(run, slot, outcome, claim); // and onItemSettled
+    if (unrecorded) return end('UNRESOLVED', unrecorded);
     if (ftid !== undefined) slot.financialTransactionId = ftid;
     run.progress.change((c) => (final.status === 'SUCCESSFUL' ? c.successful++ : c.failed++));
     end(final.status as BatchItemStatus, reason);
@@ -163,7 +165,8 @@ export function adoptRecord(slot: Slot, record: BatchRecord): boolean {
   slot.referenceId = record.referenceId;
   slot.recorded = true;
   const outcome = record.outcome;
-  if (outcome?.status === 'SENT') slot.sent = true;
+  // Final, but owed its onItemSettled (`delivered: false`): looked up again, as if SENT.
+  if (outcome?.status === 'SENT' || outcome?.delivered === false) slot.sent = true;
   else if (outcome) {
     slot.status = outcome.status;
     if (outcome.reason !== undefined) slot.reason = outcome.reason;

@@ -114,6 +114,7 @@ function compactOutcome(outcome: BatchOutcome): BatchOutcome {
   if (outcome.financialTransactionId !== undefined) {
     kept.financialTransactionId = outcome.financialTransactionId;
   }
+  if (outcome.delivered === false) kept.delivered = false;
   return kept;
 }
 

@@ -47,8 +47,27 @@ export interface BatchProgress {
   pending: number;
 }
 
+/** What `onItemSettled` is given: an item whose final outcome is being recorded. */
+export interface SettledBatchItem {
+  /** The batch's id (`options.id`). */
+  batchId: string;
+  /** The item's key: with `batchId`, your row. */
+  key: string;
+  operation: string;
+  /** The X-Reference-Id it was sent under. */
+  referenceId: string;
+  status: 'SUCCESSFUL' | 'FAILED';
+  /** FAILED: the provider's reason code. */
+  reason?: string;
+  /** SUCCESSFUL: the provider's transaction id, when it gave one. */
+  financialTransactionId?: string;
+  /** The body's amount and currency (absent for an operation without them, a pre-approval). */
+  amount?: string;
+  currency?: string;
+}
+
 /** Options of `momo.batches.run(items, options)` (DESIGN 8.1; docs/batches.md). */
-export interface BatchRunOptions {
+export interface BatchRunOptions<Tx = unknown> {
   /** The batch's id: running it again continues it. */
   id: string;
   /** Where the batch's state lives (required: it is what makes a re-run safe). */
@@ -73,6 +92,14 @@ export interface BatchRunOptions {
   waitTimeoutMs?: number | undefined;
   /** Called on every change of the counts. A throw is ignored. */
   onProgress?: ((progress: BatchProgress) => void) | undefined;
+  /**
+   * Runs for each item whose final outcome (SUCCESSFUL or FAILED) this run records: with a
+   * store that has transactions (PostgreSQL) in the one that records it, `tx` its client
+   * (your update and the outcome commit together); elsewhere after it is recorded, `tx`
+   * undefined. A throw keeps the outcome unrecorded (the item is UNRESOLVED, naming the
+   * throw) and the next run looks it up and runs this again: at least once per item.
+   */
+  onItemSettled?(item: SettledBatchItem, tx: Tx | undefined): Promise<void> | void;
   /** Stops the run: nothing more is sent, the run rejects with the signal's reason. */
   signal?: AbortSignal | undefined;
 }

@@ -2,7 +2,7 @@
  * The batch store contract: where a batch's state lives, so that `(batch id, item key)`
  * names one payment for good across crashes, re-runs and processes. Types only: a store
  * is anything with these methods (memory, a file, Redis, PostgreSQL). One conformance
- * suite (test/support/batch-store-contract.ts) runs against every store.
+ * suite (`checkBatchStore` in momo-partner-sdk/testing) runs against every store.
  */
 
 /** What the runner records before an item's first send: the item and the id it is sent under. */
@@ -29,6 +29,13 @@ export interface BatchOutcome {
   reason?: string;
   /** The provider's id of a SUCCESSFUL transaction. */
   financialTransactionId?: string;
+  /**
+   * `false`: the final outcome is recorded but the run's `onItemSettled` has not run for it
+   * yet (without a transaction the runner records it so, runs the hook, then records the
+   * outcome again without it). Keep it as given: a re-run looks such an item up again and
+   * runs the hook. Absent otherwise.
+   */
+  delivered?: false;
 }
 
 /** An item as the store holds it: its intent, and its outcome once there is one. */
@@ -62,7 +69,8 @@ export interface BatchHandle {
   /**
    * Claims `key` for `owner` for `leaseMs`: a token, or undefined while another owner
    * holds an unexpired lease. The same owner claiming again renews and gets a new token
-   * (the old one is then refused). A single-process store grants every claim it can.
+   * (the old one is then refused). A single-process store grants every claim it can; of
+   * several claims of a free key at once, one is granted.
    */
   claim(key: string, owner: string, leaseMs: number): Promise<BatchClaimToken | undefined>;
   /** Gives the claim up (a no-op with a token that is no longer current). */
@@ -77,8 +85,17 @@ export interface BatchHandle {
   /**
    * Records the outcome of an item whose intent is recorded (the last outcome wins).
    * `false` when `token` is not the key's current claim (nothing written), or no intent.
+   * `settled` (the run's `onItemSettled`): a store with transactions runs it in the one
+   * that writes the outcome, with that transaction's handle (a throw rolls the write back
+   * and is rethrown; fenced out: not run); a store without ignores it (the runner runs it
+   * after the write).
    */
-  recordOutcome(key: string, outcome: BatchOutcome, token: BatchClaimToken): Promise<boolean>;
+  recordOutcome(
+    key: string,
+    outcome: BatchOutcome,
+    token: BatchClaimToken,
+    settled?: (tx: unknown) => Promise<void>,
+  ): Promise<boolean>;
   /** Releases what the handle holds (file descriptors, connections). */
   close(): Promise<void>;
 }

@@ -38,12 +38,17 @@ export interface JournalEntry extends JournalRecord {
 
 /**
  * Operations in flight. The SDK records an operation before it is sent and marks it
- * when its outcome is known; `pending()` is what was sent and never seen final.
+ * when its outcome is known; `pending()` is what was sent and never seen final. Reference
+ * ids match whatever their letter case. `checkJournal` (momo-partner-sdk/testing) checks
+ * a journal against this contract.
  */
 export interface Journal {
   /** Records a pending operation. An id already pending keeps its first record. */
   record(entry: JournalRecord): Promise<void>;
-  /** Marks an operation finished (no effect on an id the journal does not hold). */
+  /**
+   * Marks an operation finished (no effect on an id the journal does not hold); a finished
+   * id keeps its first outcome. A finished id recorded again is pending again, the newest.
+   */
   finish(referenceId: string, outcome: JournalOutcome, finishedAt: number): Promise<void>;
   /** One entry, pending or recently finished. */
   get(referenceId: string): Promise<JournalEntry | undefined>;

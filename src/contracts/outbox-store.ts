@@ -2,8 +2,9 @@
  * The outbox store contract: where a transactional outbox keeps its payment intents, so
  * that a relay on any number of instances sends each committed intent exactly once under
  * its stored reference id, waits it to its final status and delivers that outcome once.
- * Types only: `momo-partner-sdk/postgres` (`db.outbox`) is one; `startOutboxRelay` runs
- * on any store with these methods.
+ * Types only: `momo-partner-sdk/postgres` (`db.outbox.store`) is one; `startOutboxRelay`
+ * runs on any store with these methods; `checkOutboxStore` (momo-partner-sdk/testing)
+ * checks one against this contract.
  */
 
 /** Where an outbox payment stands: queued, accepted by the provider, or final. */
@@ -23,6 +24,10 @@ export interface OutboxPayment {
   reason?: string;
   /** The provider's id of a SUCCESSFUL payment. */
   financialTransactionId?: string;
+  /** The body's amount, as enqueued (a decimal string); absent for an operation without one (a pre-approval). */
+  amount?: string;
+  /** The body's currency, as enqueued; absent for an operation without one. */
+  currency?: string;
 }
 
 /** What `enqueue` records: the payment intent, checked as the creating call checks it. */

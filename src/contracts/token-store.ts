@@ -11,9 +11,12 @@ export interface StoredToken {
 /** Ends a refresh lock (only if this holder still holds it). */
 export type ReleaseLock = () => Promise<void>;
 
-/** Shares tokens across processes (Redis, a database...). Keys name product, API user and environment. */
+/**
+ * Shares tokens across processes (Redis, a database...). Keys name product, API user and
+ * environment. `checkTokenStore` (momo-partner-sdk/testing) checks a store against it.
+ */
 export interface TokenStore {
-  /** The token stored under `key`, or undefined. */
+  /** The token stored under `key`, or undefined (never one past its `expiresAt`). */
   get(key: string): Promise<StoredToken | undefined> | StoredToken | undefined;
   /** Stores a token under `key` (keep it until `token.expiresAt`). */
   set(key: string, token: StoredToken): Promise<void> | void;

@@ -7,7 +7,8 @@ import {
   type BatchStore,
   ValidationError,
 } from 'momo-partner-sdk';
-import type { PostgresConnection } from './connection';
+import type { PostgresConnection, PostgresPoolClient } from './connection';
+import { inTransaction } from './transaction';
 
 /** Records read per query by `records()`: bounded memory whatever the batch's size. */
 const PAGE = 500;
@@ -144,21 +145,34 @@ class PostgresBatchHandle implements BatchHandle {
     return held;
   }
 
-  /** Under a live claim, for a key with an intent; the last outcome wins. */
-  async recordOutcome(key: string, outcome: BatchOutcome, token: BatchClaimToken) {
-    const { rowCount } = await this.#db.query(
-      `UPDATE ${this.#items} SET status = $4, reason = $5, financial_transaction_id = $6
-       WHERE batch_id = $1 AND key = $2 AND ${CLAIM_HELD} AND reference_id IS NOT NULL`,
-      [
-        this.id,
-        key,
-        token,
-        outcome.status,
-        outcome.reason ?? null,
-        outcome.financialTransactionId ?? null,
-      ],
-    );
-    return rowCount === 1;
+  /**
+   * Under a live claim, for a key with an intent; the last outcome wins. With `settled`
+   * (the run's `onItemSettled`): one transaction, the UPDATE then `settled(client)`, then
+   * COMMIT; a throw rolls both back and is rethrown.
+   */
+  async recordOutcome(
+    key: string,
+    outcome: BatchOutcome,
+    token: BatchClaimToken,
+    settled?: (tx: PostgresPoolClient) => Promise<void>,
+  ) {
+    const update = `UPDATE ${this.#items} SET status = $4, reason = $5, financial_transaction_id = $6
+       WHERE batch_id = $1 AND key = $2 AND ${CLAIM_HELD} AND reference_id IS NOT NULL`;
+    const values = [
+      this.id,
+      key,
+      token,
+      outcome.status,
+      outcome.reason ?? null,
+      outcome.financialTransactionId ?? null,
+    ];
+    if (!settled) return (await this.#db.query(update, values)).rowCount === 1;
+    return inTransaction(this.#db, async (client) => {
+      const { rowCount } = await client.query(update, values);
+      if (rowCount !== 1) return false; // fenced out: nothing to deliver
+      await settled(client);
+      return true;
+    });
   }
 
   /** Nothing to release: the pool stays the partner's. */

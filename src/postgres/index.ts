@@ -77,6 +77,8 @@ export interface PostgresOutbox {
    * commit (one LISTEN connection per state, taken from the pool), polling as the fallback.
    */
   start(momo: MomoClient, options?: OutboxRelayOptions<PostgresPoolClient>): OutboxRelay;
+  /** The relays' store (the `OutboxStore` contract), e.g. for `checkOutboxStore` of ./testing. */
+  readonly store: PostgresOutboxStore;
 }
 
 /** The SDK's state on one pool, ready for `MomoClient`'s options and `momo.batches.run`. */
@@ -116,6 +118,7 @@ export function createPostgresState(
       enqueue: (client, intent) => enqueue(db, client, intent),
       get: (key) => getPayment(db, key),
       pending: () => pendingPayments(db),
+      store,
       start: (momo, relayOptions) => {
         const relay = startOutboxRelay(momo, store, relayOptions);
         relays.add(relay);

@@ -50,7 +50,7 @@ export class PostgresOutboxStore implements OutboxStore<PostgresPoolClient> {
          FOR UPDATE SKIP LOCKED
        ) AS due
        WHERE o.key = due.key
-       RETURNING ${PAYMENT_COLUMNS.replaceAll(/(\w+)/g, 'o.$1')}, o.body, o.callback_url,
+       RETURNING ${PAYMENT_COLUMNS.replaceAll(/(\w+)/g, 'o.$1')}, o.callback_url,
          o.claim_token, o.attempts, o.settled_at, o.seq`,
       [owner, limit, this.leaseMs],
     );

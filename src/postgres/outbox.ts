@@ -7,9 +7,9 @@ import {
 } from 'momo-partner-sdk';
 import type { PostgresConnection, PostgresPoolClient } from './connection';
 
-/** The columns an `OutboxPayment` is read from. */
+/** The columns an `OutboxPayment` is read from (its amount and currency from the body). */
 export const PAYMENT_COLUMNS =
-  'key, operation, reference_id, status, reason, financial_transaction_id';
+  'key, operation, reference_id, status, reason, financial_transaction_id, body';
 
 /** A row as an `OutboxPayment`, its reason and transaction id only when there are. */
 export function toPayment(row: Record<string, unknown>): OutboxPayment {
@@ -23,6 +23,9 @@ export function toPayment(row: Record<string, unknown>): OutboxPayment {
   if (typeof row.financial_transaction_id === 'string') {
     payment.financialTransactionId = row.financial_transaction_id;
   }
+  const { amount, currency } = (row.body ?? {}) as { amount?: unknown; currency?: unknown };
+  if (typeof amount === 'string') payment.amount = amount;
+  if (typeof currency === 'string') payment.currency = currency;
   return payment;
 }
 

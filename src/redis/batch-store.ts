@@ -134,6 +134,7 @@ class RedisBatchHandle implements BatchHandle {
     if (outcome.financialTransactionId !== undefined) {
       kept.financialTransactionId = outcome.financialTransactionId;
     }
+    if (outcome.delivered === false) kept.delivered = false;
     const keys = [this.#claimKey(key), ...this.#dataKeys(['intents', 'outcomes', 'open'])];
     const args = [token, key, JSON.stringify(kept), kept.status, String(this.#retentionMs)];
     return Number(await this.#redis.script(RECORD_OUTCOME, keys, args)) === 1;

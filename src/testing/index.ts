@@ -12,6 +12,25 @@ import { serveEngine } from './serve';
 import type { ListeningServer, ListenOptions, SimulatorOptions, SimulatorState } from './types';
 
 export type { Clock, SimulatorClock } from './clock';
+export {
+  assertConforms,
+  type BatchStoreConformanceOptions,
+  batchStoreCases,
+  type ConformanceCase,
+  ConformanceError,
+  type ConformanceOptions,
+  type ConformanceReport,
+  checkBatchStore,
+  checkJournal,
+  checkOutboxStore,
+  checkTokenStore,
+  type JournalConformanceOptions,
+  journalCases,
+  type OutboxStoreUnderTest,
+  outboxStoreCases,
+  type TokenStoreConformanceOptions,
+  tokenStoreCases,
+} from './conformance/index';
 export type { SimulatorHandlers } from './msw';
 export type {
   ConsentGrant,

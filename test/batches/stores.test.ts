@@ -2,8 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BatchStore, fileBatchStore, memoryBatchStore } from 'momo-partner-sdk';
-import { afterAll } from 'vitest';
-import { batchStoreContract } from '../support/batch-store-contract';
+import { batchStoreCases } from 'momo-partner-sdk/testing';
+import { afterAll, describe } from 'vitest';
+import { fakeDate, itConforms } from '../support/conformance';
 
 const folders: string[] = [];
 const dirs = new WeakMap<BatchStore, string>();
@@ -11,24 +12,33 @@ afterAll(() => {
   for (const dir of folders) rmSync(dir, { recursive: true, force: true });
 });
 
-batchStoreContract('memoryBatchStore', {
-  make: () => memoryBatchStore(),
-  reopen: (store) => store, // memory lives as long as its store object
+describe('batch store conformance: memoryBatchStore', () => {
+  const { pass } = fakeDate();
+  // Memory lives as long as its store object: reopen is the store itself (the default).
+  itConforms(batchStoreCases(() => memoryBatchStore(), { pass }));
 });
 
-batchStoreContract('fileBatchStore', {
-  make: () => {
-    const dir = mkdtempSync(join(tmpdir(), 'momo-batches-'));
-    folders.push(dir);
-    const store = fileBatchStore(join(dir, 'state'));
-    dirs.set(store, join(dir, 'state'));
-    return store;
-  },
-  reopen: (store) => {
-    // A new store object over the same folder: what a restarted process opens.
-    const dir = dirs.get(store) as string;
-    const next = fileBatchStore(dir);
-    dirs.set(next, dir);
-    return next;
-  },
+describe('batch store conformance: fileBatchStore', () => {
+  const { pass } = fakeDate();
+  itConforms(
+    batchStoreCases(
+      () => {
+        const dir = mkdtempSync(join(tmpdir(), 'momo-batches-'));
+        folders.push(dir);
+        const store = fileBatchStore(join(dir, 'state'));
+        dirs.set(store, join(dir, 'state'));
+        return store;
+      },
+      {
+        pass,
+        // A new store object over the same folder: what a restarted process opens.
+        reopen: (store) => {
+          const dir = dirs.get(store) as string;
+          const next = fileBatchStore(dir);
+          dirs.set(next, dir);
+          return next;
+        },
+      },
+    ),
+  );
 });

@@ -1,7 +1,8 @@
 import { type BatchStore, isValidationError } from 'momo-partner-sdk';
 import { createPostgresState } from 'momo-partner-sdk/postgres';
-import { expect, it } from 'vitest';
-import { batchStoreContract } from '../support/batch-store-contract';
+import { batchStoreCases } from 'momo-partner-sdk/testing';
+import { describe, expect, it } from 'vitest';
+import { itConforms } from '../support/conformance';
 import { describeWithPostgres } from '../support/postgres-server';
 import { usePostgres } from './support';
 
@@ -18,20 +19,20 @@ describeWithPostgres('the Postgres batch store (real PostgreSQL)', () => {
   const pg15 = usePostgres();
   const schemaOf = new WeakMap<BatchStore, string>();
 
-  batchStoreContract('createPostgresState(pool).batchStore', {
-    make: async () => {
+  describe('batch store conformance: createPostgresState(pool).batchStore', () => {
+    const make = async () => {
       const { batchStore, schema } = await pg15.freshState();
       schemaOf.set(batchStore, schema);
       return batchStore;
-    },
-    reopen: (store) => {
+    };
+    const reopen = (store: BatchStore) => {
       const schema = schemaOf.get(store) as string;
       // Another process's: its own pool, the same tables.
       const { batchStore } = createPostgresState(pg15.newPool(), { schema });
       schemaOf.set(batchStore, schema);
       return batchStore;
-    },
-    pass,
+    };
+    itConforms(batchStoreCases(make, { reopen, pass }));
   });
 
   it('grants one claim when several processes claim the same items at once', async () => {

@@ -81,6 +81,8 @@ describeWithPostgres('db.outbox.enqueue in the partner’s transaction (real Pos
       operation: 'collection.requestToPay',
       referenceId,
       status: 'QUEUED',
+      amount: '1500', // as enqueued, for the books
+      currency: 'EUR',
     });
     expect((await db.outbox.pending()).map((p) => p.key)).toEqual(['o-1', 'o-2']);
   });

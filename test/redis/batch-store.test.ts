@@ -1,7 +1,8 @@
 import { type BatchStore, isValidationError } from 'momo-partner-sdk';
 import { RedisBatchStore, redisBatchStore } from 'momo-partner-sdk/redis';
+import { batchStoreCases } from 'momo-partner-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { batchStoreContract } from '../support/batch-store-contract';
+import { itConforms } from '../support/conformance';
 import {
   CLUSTER_LIBRARIES,
   type ConnectedClient,
@@ -16,23 +17,23 @@ const freshPrefix = () => `b${++prefixes}-${process.pid}:`;
 /** Redis keeps the leases' clock: letting one run out means letting the time pass. */
 const pass = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** The contract on `redis()`'s client: each store over a fresh prefix; reopen: same prefix. */
+/** The exported conformance suite on `redis()`'s client: each store over a fresh prefix; reopen: same prefix. */
 function contractOn(name: string, redis: () => ConnectedClient) {
   const prefixOf = new WeakMap<BatchStore, string>();
-  batchStoreContract(name, {
-    make: () => {
-      const prefix = freshPrefix();
-      const store = redisBatchStore(redis().client, { prefix });
-      prefixOf.set(store, prefix);
-      return store;
-    },
-    reopen: (store) => {
-      const prefix = prefixOf.get(store) as string;
-      const next = new RedisBatchStore(redis().client, { prefix }); // another process's
-      prefixOf.set(next, prefix);
-      return next;
-    },
-    pass,
+  const make = () => {
+    const prefix = freshPrefix();
+    const store = redisBatchStore(redis().client, { prefix });
+    prefixOf.set(store, prefix);
+    return store;
+  };
+  const reopen = (store: BatchStore) => {
+    const prefix = prefixOf.get(store) as string;
+    const next = new RedisBatchStore(redis().client, { prefix }); // another process's
+    prefixOf.set(next, prefix);
+    return next;
+  };
+  describe(`batch store conformance: ${name}`, () => {
+    itConforms(batchStoreCases(make, { reopen, pass }));
   });
 }
 

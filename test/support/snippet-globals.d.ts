@@ -14,6 +14,7 @@ declare global {
   function beforeAll(run: () => unknown): void;
   function afterEach(run: () => unknown): void;
   function afterAll(run: () => unknown): void;
+  function it(name: string, run: () => Promise<void>, timeoutMs?: number): void;
   /** Your client. */
   const momo: import('momo-partner-sdk').MomoClient;
   /** The shared state of docs/redis.md (`createRedisState(redis)`). */

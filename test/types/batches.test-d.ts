@@ -6,7 +6,14 @@ import {
   fileBatchStore,
   MomoClient,
   memoryBatchStore,
+  type SettledBatchItem,
 } from 'momo-partner-sdk';
+import type { PostgresPoolClient } from 'momo-partner-sdk/postgres';
+import {
+  type ConformanceReport,
+  checkBatchStore,
+  checkOutboxStore,
+} from 'momo-partner-sdk/testing';
 import { describe, expectTypeOf, it } from 'vitest';
 
 describe('batch types', () => {
@@ -29,5 +36,33 @@ describe('batch types', () => {
     momo.batches.run(items, { id: 'b' });
     // @ts-expect-error not an operation a batch can run
     momo.batches.run([{ key: 'k', body: {}, operation: 'collection.redeemVoucher' }], options);
+  });
+
+  it('gives onItemSettled the settled item, and tx as the hook declares it', () => {
+    const momo = new MomoClient({ baseUrl: 'https://momo.example', targetEnvironment: 'sandbox' });
+    momo.batches.run([], {
+      id: 'b',
+      store: memoryBatchStore(),
+      onItemSettled: (item, tx) => {
+        expectTypeOf(item).toEqualTypeOf<SettledBatchItem>();
+        expectTypeOf(item.status).toEqualTypeOf<'SUCCESSFUL' | 'FAILED'>();
+        expectTypeOf(tx).toEqualTypeOf<unknown>();
+      },
+    });
+    momo.batches.run([], {
+      id: 'b',
+      store: memoryBatchStore(),
+      onItemSettled: async (_item, tx?: PostgresPoolClient) => {
+        await tx?.query('SELECT 1');
+      },
+    });
+  });
+
+  it('checks a store of any kind, resolving with a report', () => {
+    expectTypeOf(
+      checkBatchStore(() => memoryBatchStore()),
+    ).resolves.toEqualTypeOf<ConformanceReport>();
+    // @ts-expect-error the outbox suite needs the store and how intents get in
+    checkOutboxStore(() => memoryBatchStore());
   });
 });
