@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import { isValidationError, MomoClient, toNodeListener } from 'momo-partner-sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { transferBody } from '../support/fake-service';
+import { ARRIVAL_JITTER_MS, mostInWindow } from '../support/sliding-window';
 import {
   peakRssGrowth,
   putCallback,
@@ -136,6 +137,33 @@ describe('the callback receiver under attack', () => {
     await vi.waitFor(() => expect(events.sort()).toEqual([...ids].sort()));
     expect(provider.lookups.sort()).toEqual([...ids].sort());
   });
+
+  it("confirms a burst within the client's lookupRate, every callback answered 202 at once", async () => {
+    const looked: number[] = [];
+    const provider = await startProvider(() => {
+      looked.push(Date.now());
+      return 'SUCCESSFUL';
+    });
+    closers.push(provider.close);
+    const events: string[] = [];
+    const receiver = await startReceiver(
+      { ...provider.options, lookupRate: 20 },
+      { onEvent: (event) => void events.push(event.referenceId) },
+    );
+    closers.push(receiver.close);
+    const ids: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      ids.push((await receiver.momo.disbursement.deposit(transferBody)).referenceId);
+    }
+    const answers = await Promise.all(
+      ids.map((id) => putCallback(receiver.url, id, { status: 'SUCCESSFUL' })),
+    );
+    expect(answers.filter((a) => a.status !== 202)).toEqual([]);
+    // 60 lookups at 20 a second: about 3 s (a generous deadline on a busy machine).
+    await vi.waitFor(() => expect(events).toHaveLength(60), 30_000);
+    expect(provider.lookups).toHaveLength(60);
+    expect(mostInWindow(looked, 1_000 - ARRIVAL_JITTER_MS)).toBeLessThanOrEqual(20);
+  }, 60_000);
 
   it('reuses a final confirmation, and looks a pending one up again after confirmIntervalMs', async () => {
     const settled = new Set<string>();
