@@ -7,7 +7,6 @@
  * knows them from its journal only (as a restarted app with a Redis or PostgreSQL one).
  */
 import {
-  type CallbackHandlerOptions,
   InMemoryJournal,
   MomoClient,
   type MomoClientOptions,
@@ -22,7 +21,6 @@ export interface AppInput {
     'baseUrl' | 'targetEnvironment' | 'subscriptionKey' | 'apiUser'
   >;
   waits: boolean;
-  handler?: CallbackHandlerOptions;
 }
 
 const PENDING_PAYER = '46733123453'; // stays PENDING until the provider settles it
@@ -60,7 +58,7 @@ serveParent({
     };
     const receiver = new MomoClient(options);
     const creator = input.waits ? receiver : new MomoClient(options);
-    handler = toNodeListener(receiver.callbacks.handler(input.handler)) as never;
+    handler = toNodeListener(receiver.callbacks.handler()) as never;
     app = {
       receiver,
       creator,
