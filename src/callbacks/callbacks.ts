@@ -18,8 +18,9 @@ export class Callbacks {
   /**
    * A Fetch-API handler `(Request) => Promise<Response>` for PUT and POST callbacks: it
    * finds the reference id (body, or the `{referenceId}` of the callback URL), confirms
-   * the outcome by a status lookup, wakes in-process waits and calls `onEvent`.
-   * Malformed, unknown or contradicted callbacks get a 4xx and are never trusted.
+   * the outcome by a status lookup, wakes in-process waits and calls `onEvent`. A
+   * callback of an operation pending here is answered 202 at once and confirmed after;
+   * malformed or unknown callbacks get a 4xx; none is trusted before its lookup.
    */
   handler(options?: CallbackHandlerOptions): CallbackHandler {
     return createCallbackHandler(this.#ctx, options);

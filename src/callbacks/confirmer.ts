@@ -7,7 +7,7 @@ export type Confirmation =
   | { result?: undefined; error: unknown };
 
 export interface ConfirmLimits {
-  /** Status lookups confirming callbacks at once; more distinct ids get 'busy'. */
+  /** Status lookups confirming callbacks at once; more wait for a slot (or get 'busy'). */
   maxConfirms: number;
   /** How long a non-final confirmation answers for its id without another lookup. */
   confirmIntervalMs: number;
@@ -20,8 +20,17 @@ export interface ConfirmEvents {
   failed(referenceId: string, error: unknown): void;
 }
 
+type Lookup = () => Promise<StatusLike | undefined>;
+
 /** Bounded, so that forged ids cannot grow the memory of what was confirmed. */
 const MAX_KEPT = 10_000;
+
+/**
+ * Ids whose confirmation waits for a slot (or for the end of an interval), at most: ten
+ * times 1,000 payments settling together. Each id is queued once, however many
+ * callbacks name it, and only ids the receiver knows pending are queued.
+ */
+export const MAX_QUEUED = 10_000;
 
 interface Kept {
   confirmation: Confirmation;
@@ -29,20 +38,29 @@ interface Kept {
   final: boolean;
 }
 
+interface Queued {
+  referenceId: string;
+  lookup: Lookup;
+  promise: Promise<Confirmation>;
+  start(confirmation: Promise<Confirmation>): void;
+}
+
 /**
- * Confirms callbacks by status lookups at a fixed cost, whatever arrives: one lookup in
- * flight per reference id (concurrent callbacks share it), a final result kept and
+ * Confirms callbacks by status lookups at a fixed cost, whatever arrives: one lookup per
+ * reference id at a time (every callback naming it shares it), a final result kept and
  * reused, anything else reused for `confirmIntervalMs`, and at most `maxConfirms`
- * lookups at once. A callback claiming a final status that a kept PENDING contradicts
- * is held until the interval ends and then confirmed by one fresh lookup shared with
- * every other such callback: a genuine callback right after forged ones is still
- * believed, and forged callbacks cost one lookup per id per interval.
+ * lookups at once; the others wait in a queue, in order, one entry per id (`queue`), or
+ * are refused 'busy' (`confirm`). A callback claiming a final status that a kept PENDING
+ * contradicts is held until the interval ends and then confirmed by one fresh lookup
+ * shared with every other such callback: a genuine callback right after forged ones is
+ * still believed, and forged callbacks cost one lookup per id per interval.
  */
 export class Confirmer {
   readonly #limits: ConfirmLimits;
   readonly #events: ConfirmEvents;
   readonly #inFlight = new Map<string, Promise<Confirmation>>();
-  readonly #held = new Map<string, Promise<Confirmation | 'busy'>>();
+  readonly #queued = new Map<string, Queued>();
+  readonly #held = new Map<string, Promise<Confirmation>>();
   readonly #kept = new Map<string, Kept>();
 
   constructor(limits: ConfirmLimits, events: ConfirmEvents) {
@@ -50,67 +68,105 @@ export class Confirmer {
     this.#events = events;
   }
 
-  /** The confirmation of `referenceId`, or `'busy'` when `maxConfirms` lookups are running. */
-  confirm(
-    referenceId: string,
-    lookup: () => Promise<StatusLike | undefined>,
-    claimed: string,
-  ): Promise<Confirmation | 'busy'> {
-    const key = referenceKey(referenceId);
-    const kept = this.#kept.get(key);
-    const age = kept ? Date.now() - kept.at : Number.POSITIVE_INFINITY;
-    if (kept && (kept.final || age < this.#limits.confirmIntervalMs)) {
-      const contradicted =
-        !kept.final &&
-        kept.confirmation.result !== undefined &&
-        isFinal({ status: claimed }) &&
-        claimed !== kept.confirmation.result.status;
-      if (!contradicted) return Promise.resolve(kept.confirmation);
-      return this.#holdUntil(key, kept.at + this.#limits.confirmIntervalMs, () =>
-        this.confirm(referenceId, lookup, claimed),
-      );
-    }
-    const running = this.#inFlight.get(key);
-    if (running) return running;
-    if (this.#inFlight.size >= this.#limits.maxConfirms) return Promise.resolve('busy');
-
-    const made = Promise.resolve()
-      .then(lookup)
-      .then(
-        async (result): Promise<Confirmation> => {
-          if (result !== undefined && isFinal(result)) {
-            await this.#events.final(referenceId, result);
-          }
-          return { result };
-        },
-        (error: unknown): Confirmation => {
-          this.#events.failed(referenceId, error);
-          return { error };
-        },
-      )
-      .then((confirmation) => {
-        this.#inFlight.delete(key);
-        this.#keep(key, confirmation);
-        return confirmation;
-      });
-    this.#inFlight.set(key, made);
-    return made;
+  /**
+   * A kept confirmation that answers a callback claiming `claimed` with no lookup: a
+   * final one, or a recent one the claim does not contradict.
+   */
+  reuse(referenceId: string, claimed: string): Confirmation | undefined {
+    const kept = this.#fresh(referenceKey(referenceId));
+    return kept && !contradicts(kept, claimed) ? kept.confirmation : undefined;
   }
 
-  /** One timer per id, however many callbacks are held on it. */
-  #holdUntil(
-    key: string,
-    at: number,
-    then: () => Promise<Confirmation | 'busy'>,
-  ): Promise<Confirmation | 'busy'> {
-    const held = this.#held.get(key);
-    if (held) return held;
+  /** The confirmation of `referenceId`, or `'busy'` when `maxConfirms` lookups are running. */
+  confirm(referenceId: string, lookup: Lookup, claimed: string): Promise<Confirmation | 'busy'> {
+    const key = referenceKey(referenceId);
+    const reused = this.reuse(referenceId, claimed);
+    if (reused) return Promise.resolve(reused);
+    const shared = this.#shared(key);
+    if (shared) return shared;
+    if (this.#fresh(key)) return this.#hold(key, referenceId, lookup);
+    if (this.#inFlight.size >= this.#limits.maxConfirms) return Promise.resolve('busy');
+    return this.#start(key, referenceId, lookup);
+  }
+
+  /**
+   * The confirmation of `referenceId`, at once when a slot is free, else once one is (in
+   * the order the ids came); `'full'` when `MAX_QUEUED` ids wait already.
+   */
+  queue(referenceId: string, lookup: Lookup, claimed: string): Promise<Confirmation> | 'full' {
+    const key = referenceKey(referenceId);
+    const reused = this.reuse(referenceId, claimed);
+    if (reused) return Promise.resolve(reused);
+    const shared = this.#shared(key);
+    if (shared) return shared;
+    if (this.#queued.size + this.#held.size >= MAX_QUEUED) return 'full';
+    if (this.#fresh(key)) return this.#hold(key, referenceId, lookup);
+    return this.#enqueue(key, referenceId, lookup);
+  }
+
+  /** The lookup running, queued or held for this id, which every callback naming it shares. */
+  #shared(key: string): Promise<Confirmation> | undefined {
+    return this.#inFlight.get(key) ?? this.#queued.get(key)?.promise ?? this.#held.get(key);
+  }
+
+  /** A kept confirmation still answering for its id: final, or within the interval. */
+  #fresh(key: string): Kept | undefined {
+    const kept = this.#kept.get(key);
+    if (!kept) return undefined;
+    return kept.final || Date.now() - kept.at < this.#limits.confirmIntervalMs ? kept : undefined;
+  }
+
+  /** One timer per id, however many callbacks are held on it; then queued like any id. */
+  #hold(key: string, referenceId: string, lookup: Lookup): Promise<Confirmation> {
+    const at = (this.#kept.get(key)?.at ?? 0) + this.#limits.confirmIntervalMs;
     const later = new Promise<void>((resolve) => setTimeout(resolve, at - Date.now())).then(() => {
       this.#held.delete(key);
-      return then();
+      return this.#shared(key) ?? this.#enqueue(key, referenceId, lookup);
     });
     this.#held.set(key, later);
     return later;
+  }
+
+  #enqueue(key: string, referenceId: string, lookup: Lookup): Promise<Confirmation> {
+    let start: Queued['start'] = () => {};
+    const promise = new Promise<Confirmation>((resolve) => {
+      start = resolve;
+    });
+    this.#queued.set(key, { referenceId, lookup, promise, start });
+    this.#next();
+    return promise;
+  }
+
+  /** Starts queued lookups, oldest first, while slots are free. */
+  #next(): void {
+    for (const [key, queued] of this.#queued) {
+      if (this.#inFlight.size >= this.#limits.maxConfirms) return;
+      this.#queued.delete(key);
+      queued.start(this.#start(key, queued.referenceId, queued.lookup));
+    }
+  }
+
+  #start(key: string, referenceId: string, lookup: Lookup): Promise<Confirmation> {
+    const made = (async (): Promise<Confirmation> => {
+      await undefined; // in flight (and shared) before the lookup begins
+      let confirmation: Confirmation;
+      try {
+        const result = await lookup();
+        if (result !== undefined && isFinal(result)) {
+          await this.#events.final(referenceId, result);
+        }
+        confirmation = { result };
+      } catch (error) {
+        this.#events.failed(referenceId, error);
+        confirmation = { error };
+      }
+      this.#inFlight.delete(key);
+      this.#keep(key, confirmation);
+      this.#next();
+      return confirmation;
+    })();
+    this.#inFlight.set(key, made);
+    return made;
   }
 
   #keep(key: string, confirmation: Confirmation): void {
@@ -122,4 +178,14 @@ export class Confirmer {
       if (oldest !== undefined) this.#kept.delete(oldest);
     }
   }
+}
+
+/** A final claim that a kept, not final, result contradicts: to be looked up again. */
+function contradicts(kept: Kept, claimed: string): boolean {
+  return (
+    !kept.final &&
+    kept.confirmation.result !== undefined &&
+    isFinal({ status: claimed }) &&
+    claimed !== kept.confirmation.result.status
+  );
 }

@@ -11,9 +11,11 @@ export type { ConfirmedCallback } from './events';
 /** Options of `momo.callbacks.handler()`. */
 export interface CallbackHandlerOptions {
   /**
-   * Called once per operation and final status (a replay is answered 200 and not passed
-   * on; a PENDING is passed on each time it is confirmed); throwing makes the handler
-   * answer 500, and the next delivery calls it again.
+   * Called once per operation and final status, once a lookup confirmed it (a replay is
+   * not passed on; a PENDING is passed on each time it is confirmed). A callback of an
+   * operation pending here is answered 202 before its lookup, and `onEvent` runs after:
+   * if it throws, the handler calls it again (3 times, 2 s apart doubling) and so does
+   * the next delivery. Answered after it (the outcome known already), a throw is a 500.
    */
   onEvent?(event: ConfirmedCallback): void | Promise<void>;
   /**
@@ -27,8 +29,10 @@ export interface CallbackHandlerOptions {
    */
   lookup?(referenceId: string): Promise<StatusLike | undefined>;
   /**
-   * Status lookups confirming callbacks at once, default 8. Callbacks for other ids get
-   * 503 with `Retry-After` meanwhile (callbacks for an id being confirmed share its lookup).
+   * Status lookups confirming callbacks at once, default 8. It bounds the lookups, not
+   * the callbacks: those of operations pending here are answered 202 and their
+   * confirmations queued (one per id, however many callbacks name it; up to 10 000 ids).
+   * Callbacks of ids known only through `lookup` get 503 with `Retry-After` meanwhile.
    */
   maxConfirms?: number;
   /**

@@ -1,60 +1,42 @@
 import type { ClientContext } from '../context';
 import { tokenMatches } from '../core/callback-token';
 import { referenceKey } from '../core/reference-id';
-import { isNotFoundError } from '../errors';
 import { trackedByJournal } from '../scale-out/callbacks';
-import { isFinal, type StatusLike, UUID_V4 } from '../schemas/common';
+import { type StatusLike, UUID_V4 } from '../schemas/common';
+import { AcceptedCallbacks } from './accepted';
 import { readRequestBody } from './body';
 import { Confirmer, type ConfirmLimits } from './confirmer';
-import type { ConfirmedCallback } from './events';
-import { DeliveredOnce } from './once';
+import {
+  answer,
+  Delivery,
+  type DeliveryOptions,
+  type Found,
+  RETRY_LATER,
+  type Received,
+} from './deliver';
 import { type CallbackEvent, parseCallback } from './parse';
 import { type RouteMatch, type RouteReader, routeReader } from './route';
 import type { CallbackSeen } from './traced';
 
 /** What the receiver calls of the handler's options (`CallbackHandlerOptions`). */
-export interface ReceiverOptions {
-  onEvent?(event: ConfirmedCallback): void | Promise<void>;
+export interface ReceiverOptions extends DeliveryOptions {
   lookup?(referenceId: string): Promise<StatusLike | undefined>;
 }
 
-const answer = (
-  status: number,
-  body: Record<string, unknown>,
-  headers: Record<string, string> = {},
-) =>
-  new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-  });
-
-const RETRY_LATER = { 'retry-after': '1' };
-const UNVERIFIED =
-  'unverified callback for an operation without a status lookup: not settled (a callback ' +
-  'settles it only with its callback token: client option callbackSecret)';
-
-/** A callback as read from its request, its token checked when one came. */
-interface Received {
-  referenceId: string;
-  event: CallbackEvent;
-  /** The callback token matched; undefined when none came or no secret is set. */
-  tokenOk: true | undefined;
-}
-
-/** The operation a callback names, and the lookup that confirms it (none: by token only). */
-interface Found {
-  operation: string | undefined;
-  lookup: (() => Promise<StatusLike | undefined>) | undefined;
-}
-
-/** One handler's steps for each callback: read, find the operation, confirm, share, wake. */
+/**
+ * One handler's steps for each callback: read, identify, find the operation, then answer.
+ * A callback of an operation known pending here (created or awaited, or in the journal)
+ * is answered 202 once read and confirmed after (`AcceptedCallbacks`); one a kept
+ * confirmation answers, or with no lookup to make, at once; one of an id the handler's
+ * `lookup` option confirms, after its lookup ('busy' past `maxConfirms`: 503).
+ */
 export class Receiver {
   readonly #ctx: ClientContext;
-  readonly #options: ReceiverOptions;
   readonly #readTimeoutMs: number;
   readonly #readRoute: RouteReader;
-  readonly #once = new DeliveredOnce();
   readonly #confirmer: Confirmer;
+  readonly #delivery: Delivery;
+  readonly #accepted: AcceptedCallbacks;
   readonly #userLookup: ReceiverOptions['lookup'];
 
   constructor(
@@ -64,7 +46,6 @@ export class Receiver {
     template: string | undefined,
   ) {
     this.#ctx = ctx;
-    this.#options = options;
     this.#readTimeoutMs = limits.readTimeoutMs;
     this.#readRoute = routeReader(template);
     this.#userLookup = options.lookup?.bind(options);
@@ -83,6 +64,13 @@ export class Receiver {
         });
       },
     });
+    this.#delivery = new Delivery(ctx, options);
+    this.#accepted = new AcceptedCallbacks(
+      ctx,
+      this.#confirmer,
+      this.#delivery,
+      limits.confirmIntervalMs,
+    );
   }
 
   async handle(request: Request, seen?: CallbackSeen): Promise<Response> {
@@ -92,9 +80,22 @@ export class Receiver {
     if (received instanceof Response) return received;
     const found = await this.#find(received.referenceId);
     if (found instanceof Response) return found;
-    const confirmed = await this.#confirm(received, found);
-    if (confirmed instanceof Response) return confirmed;
-    return this.#share(received, found, confirmed.result);
+    const { referenceId, event } = received;
+    const { lookup } = found;
+    if (!lookup) return this.#delivery.share(received, found, undefined);
+    // A replay, or a claim a kept result answers: no lookup, answered as it says.
+    const reused = this.#confirmer.reuse(referenceId, event.status);
+    if (reused?.result !== undefined) return this.#delivery.confirmed(received, found, reused);
+    if (found.known) return this.#accepted.accept(received, found, lookup);
+    const confirmation = await this.#confirmer.confirm(referenceId, lookup, event.status);
+    if (confirmation === 'busy') {
+      this.#ctx.config.log('warn', 'callback refused for now: too many confirmations running', {
+        referenceId,
+        operation: found.operation,
+      });
+      return answer(503, { error: 'busy; send it again later' }, RETRY_LATER);
+    }
+    return this.#delivery.confirmed(received, found, confirmation);
   }
 
   /** The request's method, route and body, parsed. */
@@ -164,96 +165,6 @@ export class Receiver {
       });
       return answer(404, { error: 'unknown reference id' });
     }
-    return { operation: tracked?.operation, lookup };
-  }
-
-  /** The lookup's result (none without a lookup); a contradicted final claim is refused. */
-  async #confirm(
-    { referenceId, event }: Received,
-    { operation, lookup }: Found,
-  ): Promise<{ result: StatusLike | undefined } | Response> {
-    if (!lookup) return { result: undefined };
-    const log = this.#ctx.config.log;
-    const confirmation = await this.#confirmer.confirm(referenceId, lookup, event.status);
-    if (confirmation === 'busy') {
-      log('warn', 'callback refused for now: too many confirmations running', {
-        referenceId,
-        operation,
-      });
-      return answer(503, { error: 'busy; send it again later' }, RETRY_LATER);
-    }
-    if (confirmation.error !== undefined) {
-      if (isNotFoundError(confirmation.error)) {
-        return answer(404, { error: 'unknown to the service' });
-      }
-      const retry = { error: 'could not confirm the outcome; send it again later' };
-      return answer(503, retry, RETRY_LATER);
-    }
-    const result = confirmation.result;
-    if (!result) return answer(404, { error: 'unknown reference id' });
-    if (isFinal(event.status) && result.status !== event.status) {
-      this.#wake(referenceId, result); // the truth ends the waits
-      log('warn', 'callback contradicts the status lookup: not trusted', {
-        referenceId,
-        operation,
-        claimed: event.status,
-        actual: result.status,
-      });
-      return answer(409, { error: 'the callback does not match the transaction status' });
-    }
-    return { result };
-  }
-
-  /**
-   * Passes the callback on to `onEvent`, once per operation and final status (a non-final
-   * one each time); a token-verified outcome is settled first, and the waits woken after.
-   */
-  async #share(
-    { referenceId, event, tokenOk }: Received,
-    { operation }: Found,
-    result: StatusLike | undefined,
-  ): Promise<Response> {
-    const log = this.#ctx.config.log;
-    const verifiedBy = result !== undefined ? 'lookup' : tokenOk ? 'token' : undefined;
-    const status = result?.status ?? event.status;
-    const context = { referenceId, operation };
-    if (verifiedBy === undefined) log('warn', UNVERIFIED, { ...context, claimed: event.status });
-    const deliver = async () => {
-      // Only a verified outcome settles: an unverified claim leaves the operation pending.
-      if (verifiedBy === 'token') await this.#ctx.outcomes.settleStatus(referenceId, status);
-      try {
-        await this.#options.onEvent?.({
-          referenceId,
-          operation,
-          status,
-          result,
-          callback: event,
-          confirmed: verifiedBy !== undefined,
-          verifiedBy,
-        } as ConfirmedCallback);
-      } catch (error) {
-        log('error', 'callback onEvent threw', context);
-        throw error;
-      } finally {
-        this.#wake(referenceId, result);
-      }
-    };
-    const key = `${referenceKey(referenceId)} ${status} ${verifiedBy ?? 'unverified'}`;
-    let delivered: 'delivered' | 'duplicate' = 'delivered';
-    try {
-      if (isFinal({ status })) delivered = await this.#once.deliver(key, deliver);
-      else await deliver();
-    } catch {
-      return answer(500, { error: 'the receiver failed; send it again later' });
-    }
-    const body =
-      delivered === 'duplicate' ? { received: true, duplicate: true } : { received: true };
-    // An unverified claim is answered 200 too (the sender has nothing to retry), saying so.
-    return answer(200, verifiedBy === undefined ? { ...body, confirmed: false } : body);
-  }
-
-  /** The truth, whatever the callback claimed: a final result ends the waits on this id. */
-  #wake(referenceId: string, result: StatusLike | undefined): void {
-    if (result) this.#ctx.outcomes.wake(referenceId, result);
+    return { operation: tracked?.operation, lookup, known: tracked !== undefined };
   }
 }

@@ -71,8 +71,11 @@ describe('the callback route (a path template)', () => {
     const accepted = await momo.disbursement.deposit(transfer);
     sim.settle(accepted.referenceId, 'SUCCESSFUL');
     await delivered(1);
-    expect(sim.callbacks.map((c) => c.status)).toEqual([200]);
-    expect(events).toMatchObject([{ referenceId: accepted.referenceId, status: 'SUCCESSFUL' }]);
+    // Accepted at once (pending here), confirmed by its lookup after.
+    expect(sim.callbacks.map((c) => c.status)).toEqual([202]);
+    await vi.waitFor(() =>
+      expect(events).toMatchObject([{ referenceId: accepted.referenceId, status: 'SUCCESSFUL' }]),
+    );
   });
 
   it('refuses a template that is neither a URL nor a path, naming callbackUrl', () => {
@@ -106,6 +109,7 @@ describe('replayed callbacks', () => {
     const { referenceId } = await momo.disbursement.deposit(transfer);
     sim.settle(referenceId, 'SUCCESSFUL');
     await delivered(1);
+    await vi.waitFor(() => expect(events).toHaveLength(1)); // confirmed after its answer
     const [genuine] = sim.callbacks;
     const path = new URL(genuine?.url ?? '').pathname;
     const replays = await Promise.all(Array.from({ length: 50 }, () => put(path, genuine?.body)));
@@ -120,7 +124,7 @@ describe('replayed callbacks', () => {
     expect(lookups(referenceId)).toBe(1); // the genuine callback's confirmation only
   });
 
-  it('delivers again after onEvent threw (the sender retries)', async () => {
+  it('delivers again after onEvent threw: tried again by the receiver, or by a replay', async () => {
     let calls = 0;
     const { sim, momo, put, delivered } = await receiver(
       {},
@@ -134,10 +138,18 @@ describe('replayed callbacks', () => {
     const { referenceId } = await momo.disbursement.deposit(transfer);
     sim.settle(referenceId, 'SUCCESSFUL');
     await delivered(1);
-    expect(sim.callbacks.map((c) => c.status)).toEqual([500]);
+    expect(sim.callbacks.map((c) => c.status)).toEqual([202]); // accepted before onEvent ran
+    await vi.waitFor(() => expect(calls).toBe(1));
+    expect(await momo.journal.get(referenceId)).toMatchObject({ outcome: 'SUCCESSFUL' });
     const [genuine] = sim.callbacks;
-    expect((await put(new URL(genuine?.url ?? '').pathname, genuine?.body)).status).toBe(200);
-    expect((await put(new URL(genuine?.url ?? '').pathname, genuine?.body)).status).toBe(200);
+    const path = new URL(genuine?.url ?? '').pathname;
+    // A replay before the receiver's own try (2 s later) delivers it; then it is a duplicate.
+    expect((await put(path, genuine?.body)).status).toBe(200);
+    expect(calls).toBe(2);
+    expect(await (await put(path, genuine?.body)).json()).toEqual({
+      received: true,
+      duplicate: true,
+    });
     expect(calls).toBe(2);
   });
 });

@@ -4,6 +4,7 @@ import { connect } from 'node:net';
 import { isValidationError, MomoClient, toNodeListener } from 'momo-partner-sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { transferBody } from '../support/fake-service';
+import { ARRIVAL_JITTER_MS, mostInWindow } from '../support/sliding-window';
 import {
   peakRssGrowth,
   putCallback,
@@ -54,10 +55,14 @@ describe('the callback receiver under attack', () => {
         putCallback(receiver.url, referenceId, { status: 'SUCCESSFUL' }),
       ),
     );
-    expect(provider.lookups.length).toBeGreaterThanOrEqual(1);
+    // Pending here: each one accepted (a claim), the lookup to decide.
+    expect(new Set(answers.map((a) => a.status))).toEqual(new Set([202]));
+    // One lookup, and once more after the interval (2 s: the claim was contradicted by a
+    // PENDING, which the outcome may have followed); one per interval while they come.
+    await vi.waitFor(() => expect(provider.lookups.length).toBeGreaterThanOrEqual(2), 10_000);
     expect(provider.lookups.length).toBeLessThanOrEqual(10);
-    // Each one contradicted by the (shared) lookup: never trusted.
-    expect(new Set(answers.map((a) => a.status))).toEqual(new Set([409]));
+    // Never trusted: the payment is still pending.
+    expect(await receiver.momo.journal.pending()).toMatchObject([{ referenceId }]);
   }, 120_000);
 
   it('makes no lookup for 2,000 callbacks on unknown ids', async () => {
@@ -93,7 +98,8 @@ describe('the callback receiver under attack', () => {
           putCallback(receiver.url, referenceId, { status: 'SUCCESSFUL' }),
         ),
       );
-      expect(others.map((a) => a.status)).toEqual(Array(20).fill(200));
+      // Accepted: 202 while the lookup is to come, 200 once the outcome is known.
+      expect(others.filter((a) => a.status !== 200 && a.status !== 202)).toEqual([]);
       expect(dripAnswer).toBe(''); // still dripping while the others were answered
       await dripClosed;
       expect(dripAnswer).toMatch(/^HTTP\/1\.1 408 /);
@@ -103,64 +109,112 @@ describe('the callback receiver under attack', () => {
     }
   });
 
-  it('answers 503 with Retry-After past maxConfirms lookups at once; the same id shares one', async () => {
+  it('accepts callbacks past maxConfirms lookups at once, and confirms them as lookups end; the same id shares one', async () => {
     const ids = [randomUUID(), randomUUID(), randomUUID()];
     let release = () => {};
     const released = new Promise<void>((resolve) => (release = resolve));
+    const events: string[] = [];
     // The lookups are answered once the third callback has been (not after a fixed time).
-    const { provider, receiver } = await setUp(() => 'PENDING', { maxConfirms: 2 }, released);
+    const { provider, receiver } = await setUp(
+      () => 'SUCCESSFUL',
+      { maxConfirms: 2, onEvent: (event) => void events.push(event.referenceId) },
+      released,
+    );
     for (const referenceId of ids) {
       await receiver.momo.disbursement.deposit(transferBody, { referenceId });
     }
-    const first = putCallback(receiver.url, ids[0] as string, { status: 'SUCCESSFUL' });
-    const second = putCallback(receiver.url, ids[1] as string, { status: 'SUCCESSFUL' });
-    const sameAsFirst = putCallback(receiver.url, ids[0] as string, { status: 'SUCCESSFUL' });
-    while (provider.lookups.length < 2) await new Promise((r) => setTimeout(r, 5));
-    const third = await putCallback(receiver.url, ids[2] as string, { status: 'SUCCESSFUL' });
-    expect(third).toEqual({ status: 503, retryAfter: '1' });
-    release();
-    expect((await Promise.all([first, second, sameAsFirst])).map((a) => a.status)).toEqual([
-      409, 409, 409,
+    const answers = await Promise.all([
+      putCallback(receiver.url, ids[0] as string, { status: 'SUCCESSFUL' }),
+      putCallback(receiver.url, ids[1] as string, { status: 'SUCCESSFUL' }),
+      putCallback(receiver.url, ids[0] as string, { status: 'SUCCESSFUL' }),
+      putCallback(receiver.url, ids[2] as string, { status: 'SUCCESSFUL' }),
     ]);
-    expect(provider.lookups.sort()).toEqual([ids[0], ids[1]].sort());
+    // All answered while the first two lookups hang: none waits for a lookup.
+    expect(answers.map((a) => a.status)).toEqual([202, 202, 202, 202]);
+    await vi.waitFor(() => expect(provider.lookups).toHaveLength(2));
+    expect(provider.lookups.sort()).toEqual([ids[0], ids[1]].sort()); // 2 at once; ids[0] once
+    release();
+    await vi.waitFor(() => expect(events.sort()).toEqual([...ids].sort()));
+    expect(provider.lookups.sort()).toEqual([...ids].sort());
   });
+
+  it("confirms a burst within the client's lookupRate, every callback answered 202 at once", async () => {
+    const looked: number[] = [];
+    const provider = await startProvider(() => {
+      looked.push(Date.now());
+      return 'SUCCESSFUL';
+    });
+    closers.push(provider.close);
+    const events: string[] = [];
+    const receiver = await startReceiver(
+      { ...provider.options, lookupRate: 20 },
+      { onEvent: (event) => void events.push(event.referenceId) },
+    );
+    closers.push(receiver.close);
+    const ids: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      ids.push((await receiver.momo.disbursement.deposit(transferBody)).referenceId);
+    }
+    const answers = await Promise.all(
+      ids.map((id) => putCallback(receiver.url, id, { status: 'SUCCESSFUL' })),
+    );
+    expect(answers.filter((a) => a.status !== 202)).toEqual([]);
+    // 60 lookups at 20 a second: about 3 s (a generous deadline on a busy machine).
+    await vi.waitFor(() => expect(events).toHaveLength(60), 30_000);
+    expect(provider.lookups).toHaveLength(60);
+    expect(mostInWindow(looked, 1_000 - ARRIVAL_JITTER_MS)).toBeLessThanOrEqual(20);
+  }, 60_000);
 
   it('reuses a final confirmation, and looks a pending one up again after confirmIntervalMs', async () => {
     const settled = new Set<string>();
+    const events: string[] = [];
     const { provider, receiver } = await setUp(
       (id) => (settled.has(id) ? 'SUCCESSFUL' : 'PENDING'),
-      { confirmIntervalMs: 200 },
+      { confirmIntervalMs: 200, onEvent: (event) => void events.push(event.status) },
     );
     const { referenceId } = await receiver.momo.disbursement.deposit(transferBody);
     // The receiver's clock moves only when told: a busy machine cannot age a confirmation.
     vi.useFakeTimers({ toFake: ['Date'] });
-    expect((await putCallback(receiver.url, referenceId, { status: 'PENDING' })).status).toBe(200);
+    expect((await putCallback(receiver.url, referenceId, { status: 'PENDING' })).status).toBe(202);
+    await vi.waitFor(() => expect(events).toEqual(['PENDING'])); // confirmed, kept
     expect((await putCallback(receiver.url, referenceId, { status: 'PENDING' })).status).toBe(200);
     expect(provider.lookups).toHaveLength(1);
     settled.add(referenceId);
     vi.setSystemTime(Date.now() + 250);
     for (let i = 0; i < 20; i++) {
-      expect((await putCallback(receiver.url, referenceId, { status: 'SUCCESSFUL' })).status).toBe(
-        200,
+      // 202 while its lookup is to come, 200 (a duplicate) once the outcome is known.
+      expect([200, 202]).toContain(
+        (await putCallback(receiver.url, referenceId, { status: 'SUCCESSFUL' })).status,
       );
     }
+    await vi.waitFor(() => expect(events).toEqual(['PENDING', 'PENDING', 'SUCCESSFUL']));
     expect(provider.lookups).toHaveLength(2);
   });
 
   it('still believes a genuine callback right after forged ones: held to the interval, then looked up', async () => {
     const settled = new Set<string>();
+    const answered: string[] = [];
+    const events: string[] = [];
     const { provider, receiver } = await setUp(
-      (id) => (settled.has(id) ? 'SUCCESSFUL' : 'PENDING'),
-      { confirmIntervalMs: 300 },
+      (id) => {
+        answered.push(settled.has(id) ? 'SUCCESSFUL' : 'PENDING');
+        return answered.at(-1) as string;
+      },
+      { confirmIntervalMs: 300, onEvent: (event) => void events.push(event.status) },
     );
     const { referenceId } = await receiver.momo.disbursement.deposit(transferBody);
     expect((await putCallback(receiver.url, referenceId, { status: 'SUCCESSFUL' })).status).toBe(
-      409,
+      202,
     );
+    await vi.waitFor(() => expect(answered).toEqual(['PENDING'])); // the forgery's lookup
     settled.add(referenceId); // the payer approves; the service calls back at once
+    // Whether the forged claim's lookup is still running or was contradicted already,
+    // the genuine callback is accepted and the outcome looked up again after the interval.
     const genuine = await putCallback(receiver.url, referenceId, { status: 'SUCCESSFUL' });
-    expect(genuine.status).toBe(200);
+    expect(genuine.status).toBe(202);
+    await vi.waitFor(() => expect(events).toEqual(['SUCCESSFUL']), 5_000);
     expect(provider.lookups).toHaveLength(2);
+    expect(await receiver.momo.journal.get(referenceId)).toMatchObject({ outcome: 'SUCCESSFUL' });
   });
 
   it('refuses an already-parsed body (Express) whose JSON form passes 64 KB', async () => {

@@ -103,13 +103,14 @@ describe.each(WIRINGS)('%s', (_name, wiring) => {
           { referenceId: deposited.referenceId, status: 'SUCCESSFUL', confirmed: true },
         ]),
       );
-      // The answers the simulator got (recorded once each delivery ends).
+      // The answers the simulator got (recorded once each delivery ends): accepted at
+      // once (202), each confirmed by its lookup after.
       const answers = () =>
         sim.callbacks.filter((c) => c.url.includes(`:${port}/`)).map((c) => [c.method, c.status]);
       await vi.waitFor(() =>
         expect(answers().sort()).toEqual([
-          ['POST', 200],
-          ['PUT', 200],
+          ['POST', 202],
+          ['PUT', 202],
         ]),
       );
     } finally {

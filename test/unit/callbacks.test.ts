@@ -8,7 +8,7 @@ import {
   toNodeListener,
 } from 'momo-partner-sdk';
 import { HttpResponse, http, passthrough } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   BASE,
   makeClient,
@@ -67,7 +67,9 @@ describe('momo.callbacks.handler()', () => {
     const response = await handler(
       callback(accepted.callbackUrl ?? '', { status: 'SUCCESSFUL', amount: '100' }, 'POST'),
     );
-    expect(response.status).toBe(200);
+    // Accepted at once (the deposit is pending here), confirmed by its lookup after.
+    expect(response.status).toBe(202);
+    expect(await response.json()).toEqual({ received: true, confirming: true });
     await expect(final).resolves.toMatchObject({ status: 'SUCCESSFUL' });
     expect(Date.now() - started).toBeLessThan(10_000); // not the minute-long poll
     expect(lookups()).toBe(1); // the handler's lookup settled the wait
@@ -81,7 +83,7 @@ describe('momo.callbacks.handler()', () => {
     ]);
   });
 
-  it('a forged SUCCESSFUL callback for a FAILED transaction is refused and never resolves a wait as SUCCESSFUL', async () => {
+  it('a forged SUCCESSFUL callback for a FAILED transaction is only a claim: the lookup decides, and the wait ends FAILED', async () => {
     depositService('FAILED');
     const momo = slowPolling();
     const events: ConfirmedCallback[] = [];
@@ -89,13 +91,19 @@ describe('momo.callbacks.handler()', () => {
     const accepted = await momo.disbursement.deposit(transferBody);
     const final = accepted.wait();
 
-    const forged = await handler(
-      callback(accepted.callbackUrl ?? '', { status: 'SUCCESSFUL', financialTransactionId: '1' }),
-    );
-    expect(forged.status).toBe(409);
+    const forge = () =>
+      handler(
+        callback(accepted.callbackUrl ?? '', { status: 'SUCCESSFUL', financialTransactionId: '1' }),
+      );
+    // Pending here when it came: accepted (the sender learns nothing), then looked up.
+    expect((await forge()).status).toBe(202);
     const result = await final;
     expect(result.status).toBe('FAILED');
     expect(result).toMatchObject({ reason: { code: 'APPROVAL_REJECTED' } });
+    expect(events).toEqual([]);
+    expect(await momo.journal.get(accepted.referenceId)).toMatchObject({ outcome: 'FAILED' });
+    // Once the outcome is known, the same claim is refused at once, with no lookup.
+    expect((await forge()).status).toBe(409);
     expect(events).toEqual([]);
   });
 
@@ -112,7 +120,7 @@ describe('momo.callbacks.handler()', () => {
       }),
     );
     await momo.disbursement.deposit(transferBody);
-    expect(early).toBe(200);
+    expect(early).toBe(202);
   });
 
   it('accepts PUT and POST only', async () => {
@@ -121,8 +129,11 @@ describe('momo.callbacks.handler()', () => {
     const handler = momo.callbacks.handler();
     const { callbackUrl } = await momo.disbursement.deposit(transferBody);
     const url = callbackUrl ?? '';
-    expect((await handler(callback(url, { status: 'SUCCESSFUL' }, 'PUT'))).status).toBe(200);
-    expect((await handler(callback(url, { status: 'SUCCESSFUL' }, 'POST'))).status).toBe(200);
+    // 202 while its lookup is to come, 200 once it is known: either way, accepted.
+    for (const method of ['PUT', 'POST']) {
+      const { status } = await handler(callback(url, { status: 'SUCCESSFUL' }, method));
+      expect([200, 202]).toContain(status);
+    }
     const get = await handler(new Request(url, { method: 'GET' }));
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('PUT, POST');
@@ -136,7 +147,7 @@ describe('momo.callbacks.handler()', () => {
     const onPlain = momo.callbacks.handler({ callbackUrl: plain });
     const { referenceId } = await momo.disbursement.deposit(transferBody);
     const ok = await onPlain(callback(plain, { referenceId, status: 'SUCCESSFUL' }));
-    expect(ok.status).toBe(200);
+    expect(ok.status).toBe(202);
     const other = 'https://partner.test/momo/callbacks/0f8f3a56-9d1b-4c63-8f2a-2c8e4a0b1d77';
     const mismatch = await handler(callback(other, { referenceId, status: 'SUCCESSFUL' }));
     expect(mismatch.status).toBe(400);
@@ -179,25 +190,65 @@ describe('momo.callbacks.handler()', () => {
     });
   });
 
-  it('asks for a resend (503) when the lookup fails, and 500 when onEvent throws', async () => {
+  it('keeps an accepted callback when its lookup fails, and confirms it once the lookup works', async () => {
     depositService('SUCCESSFUL');
     const momo = makeClient({ callbackUrl: CALLBACKS, maxRetries: 0 });
-    const { callbackUrl } = await momo.disbursement.deposit(transferBody);
+    const { callbackUrl, referenceId } = await momo.disbursement.deposit(transferBody);
     service.server.use(
       http.get(`${BASE}${DEPOSIT}/:id`, () => HttpResponse.json({ code: 'X' }, { status: 500 })),
     );
-    const handler = momo.callbacks.handler();
-    expect((await handler(callback(callbackUrl ?? '', { status: 'SUCCESSFUL' }))).status).toBe(503);
+    const events: ConfirmedCallback[] = [];
+    const handler = momo.callbacks.handler({
+      confirmIntervalMs: 0,
+      onEvent: (e) => void events.push(e),
+    });
+    expect((await handler(callback(callbackUrl ?? '', { status: 'SUCCESSFUL' }))).status).toBe(202);
+    const gets = () => service.seen.filter((seen) => seen.method === 'GET').length;
+    await vi.waitFor(() => expect(gets()).toBe(1)); // the lookup, answered 500
+    const { lookups } = depositService('SUCCESSFUL'); // the provider is back
+    // Tried again 1 s after the failure (then 2 s, 4 s): a generous deadline on a busy machine.
+    await vi.waitFor(() => expect(events).toMatchObject([{ status: 'SUCCESSFUL' }]), 10_000);
+    expect(lookups()).toBe(2); // the failed one and the one that confirmed it
+    expect(await momo.journal.get(referenceId)).toMatchObject({ outcome: 'SUCCESSFUL' });
+  });
 
+  it('runs onEvent again after it threw, and answers 500 when it throws on a known outcome', async () => {
     depositService('SUCCESSFUL');
+    const momo = slowPolling();
+    const { callbackUrl } = await momo.disbursement.deposit(transferBody);
+    let calls = 0;
+    const flaky = momo.callbacks.handler({
+      confirmIntervalMs: 0,
+      onEvent: () => {
+        calls++;
+        if (calls === 1) throw new Error('database down');
+      },
+    });
+    expect((await flaky(callback(callbackUrl ?? '', { status: 'SUCCESSFUL' }))).status).toBe(202);
+    await vi.waitFor(() => expect(calls).toBe(2), 10_000);
+
     const throwing = momo.callbacks.handler({
       onEvent: () => {
         throw new Error('database down');
       },
     });
-    expect((await throwing(callback(callbackUrl ?? '', { status: 'SUCCESSFUL' }))).status).toBe(
-      500,
+    const url = callbackUrl ?? '';
+    expect((await throwing(callback(url, { status: 'SUCCESSFUL' }))).status).toBe(202);
+    // Once this handler has confirmed the outcome, a callback is answered after onEvent.
+    await vi.waitFor(async () => {
+      expect((await throwing(callback(url, { status: 'SUCCESSFUL' }))).status).toBe(500);
+    });
+  });
+
+  it('asks for a resend (503) when a lookup of the lookup option fails', async () => {
+    const momo = makeClient({ callbackUrl: CALLBACKS, maxRetries: 0 });
+    service.server.use(
+      tokenHandler(),
+      http.get(`${BASE}${DEPOSIT}/:id`, () => HttpResponse.json({ code: 'X' }, { status: 500 })),
     );
+    const stranger = 'https://partner.test/momo/callbacks/3c9d1e2f-4a5b-4c6d-8e7f-9a0b1c2d3e4f';
+    const handler = momo.callbacks.handler({ lookup: (id) => momo.disbursement.getDeposit(id) });
+    expect((await handler(callback(stranger, { status: 'SUCCESSFUL' }))).status).toBe(503);
   });
 
   it('passes an unverifiable standard-style callback on as confirmed: false, answered as such', async () => {
@@ -263,13 +314,14 @@ describe('toNodeListener()', () => {
       const send = (body: string) =>
         fetch(url, { method: 'PUT', headers: { 'content-type': 'application/json' }, body });
       const streamed = await send(JSON.stringify({ status: 'SUCCESSFUL' }));
-      expect(streamed.status).toBe(200);
-      expect(await streamed.json()).toEqual({ received: true });
+      expect(streamed.status).toBe(202);
+      expect(await streamed.json()).toEqual({ received: true, confirming: true });
 
+      // Accepted: 202 while the lookup is to come, 200 once the outcome is known.
       parser = 'json';
-      expect((await send(JSON.stringify({ status: 'SUCCESSFUL' }))).status).toBe(200);
+      expect([200, 202]).toContain((await send(JSON.stringify({ status: 'SUCCESSFUL' }))).status);
       parser = 'skipped'; // body parser left {} and the stream unread: the stream wins
-      expect((await send(JSON.stringify({ status: 'SUCCESSFUL' }))).status).toBe(200);
+      expect([200, 202]).toContain((await send(JSON.stringify({ status: 'SUCCESSFUL' }))).status);
       parser = 'none';
       expect((await send('nope')).status).toBe(400);
     } finally {
