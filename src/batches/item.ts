@@ -1,11 +1,11 @@
 import type { ClientSurface } from '../client-surface';
 import type { BatchHandle, BatchRecord } from '../contracts/batch-store';
 import { isApiError, isMomoError, isNotFoundError, isWaitTimeoutError } from '../errors';
+import { reasonCode, sendFailure, stopsTheRun } from '../payments/failure';
 import { HeldClaim } from './held-claim';
 import type { BatchOperationSpec, FinalLike } from './operations';
 import type { Pacer } from './pacing';
 import { derivedReferenceId, fingerprint, randomReferenceId } from './reference-id';
-import { reasonCode, sendFailure, stopsTheRun } from './send-rules';
 import type { SettleLearner } from './settle';
 import type { ProgressCounts } from './summary';
 import type { BatchItemStatus, BatchRunOptions } from './types';
@@ -223,13 +223,26 @@ async function send(
           return 'existed';
         case 'invalid':
           return ['REJECTED', failure.reason];
-        case 'refused': // nothing was created
-          return ['FAILED', failure.code];
+        case 'refused': // nothing was created, and resending cannot change the answer: final
+          return refused(run, slot, claim, failure.code);
         default:
           throw error;
       }
     }
   }
+}
+
+/** A refusal recorded FAILED with its code, as a final status is: a rerun does not send it again. */
+async function refused(run: RunContext, slot: Slot, claim: HeldClaim, code: string): Promise<Sent> {
+  const outcome = { status: 'FAILED' as const, reason: code };
+  if (!(await claim.write((t) => run.handle.recordOutcome(slot.key, outcome, t)))) {
+    return ['UNRESOLVED', TAKEN_OVER];
+  }
+  run.progress.change((c) => {
+    c.sent += 1;
+    c.failed += 1;
+  });
+  return ['FAILED', code];
 }
 
 /** The item's wait; `heldMs` (its hold before the first lookup) counts against its deadline. */

@@ -24,8 +24,10 @@ export interface JournalRecord {
 }
 
 /**
- * How an operation ended, as far as the SDK saw: a final status, `REJECTED` (refused
- * with nothing created), or `NOT_FOUND` (the service has no such transaction).
+ * How an operation ended, as far as the SDK saw: a final status (a refusal of this
+ * payment, a 4xx or a 500 business refusal, is `FAILED` with its code in `reason`),
+ * `REJECTED` (the credentials or the input refused, nothing created: sending it again is
+ * safe), or `NOT_FOUND` (the service has no such transaction).
  */
 export type JournalOutcome = 'SUCCESSFUL' | 'FAILED' | 'REJECTED' | 'NOT_FOUND';
 
@@ -34,6 +36,8 @@ export interface JournalEntry extends JournalRecord {
   outcome?: JournalOutcome;
   /** Epoch milliseconds when the outcome became known. */
   finishedAt?: number;
+  /** The code of a refusal settled FAILED (e.g. `INVALID_CURRENCY`), when the journal keeps it. */
+  reason?: string;
 }
 
 /**
@@ -43,8 +47,17 @@ export interface JournalEntry extends JournalRecord {
 export interface Journal {
   /** Records a pending operation. An id already pending keeps its first record. */
   record(entry: JournalRecord): Promise<void>;
-  /** Marks an operation finished (no effect on an id the journal does not hold). */
-  finish(referenceId: string, outcome: JournalOutcome, finishedAt: number): Promise<void>;
+  /**
+   * Marks an operation finished (no effect on an id the journal does not hold; the first
+   * outcome wins). `reason`: the refusal's code of a FAILED one, when the SDK saw it (a
+   * journal may ignore it).
+   */
+  finish(
+    referenceId: string,
+    outcome: JournalOutcome,
+    finishedAt: number,
+    reason?: string,
+  ): Promise<void>;
   /** One entry, pending or recently finished. */
   get(referenceId: string): Promise<JournalEntry | undefined>;
   /**

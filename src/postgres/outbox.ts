@@ -9,19 +9,27 @@ import type { PostgresConnection, PostgresPoolClient } from './connection';
 
 /** The columns an `OutboxPayment` is read from. */
 export const PAYMENT_COLUMNS =
-  'key, operation, reference_id, status, reason, financial_transaction_id';
+  'key, operation, reference_id, status, reason, financial_transaction_id, attempts, last_error_name, last_error_code, last_error_at';
 
-/** A row as an `OutboxPayment`, its reason and transaction id only when there are. */
+/** A row as an `OutboxPayment`, its reason, transaction id and last error only when there are. */
 export function toPayment(row: Record<string, unknown>): OutboxPayment {
   const payment: OutboxPayment = {
     key: String(row.key),
     operation: String(row.operation),
     referenceId: String(row.reference_id),
     status: row.status as OutboxPayment['status'],
+    attempts: Number(row.attempts ?? 0),
   };
   if (typeof row.reason === 'string') payment.reason = row.reason;
   if (typeof row.financial_transaction_id === 'string') {
     payment.financialTransactionId = row.financial_transaction_id;
+  }
+  if (typeof row.last_error_name === 'string') {
+    payment.lastError = {
+      name: row.last_error_name,
+      ...(typeof row.last_error_code === 'string' ? { code: row.last_error_code } : {}),
+      at: Number(row.last_error_at),
+    };
   }
   return payment;
 }

@@ -18,6 +18,8 @@ const graph = importGraph();
 const MAY_IMPORT: Record<string, readonly string[]> = {
   'contracts/': ['errors.ts', 'schemas/'],
   'schemas/': ['errors.ts'],
+  /** The kernel of a payment's life, under batches, the outbox and the journal keeper. */
+  'payments/': ['errors.ts', 'contracts/', 'schemas/', 'core/'],
 };
 
 /** What each folder must never import. */

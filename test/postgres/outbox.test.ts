@@ -81,6 +81,7 @@ describeWithPostgres('db.outbox.enqueue in the partner’s transaction (real Pos
       operation: 'collection.requestToPay',
       referenceId,
       status: 'QUEUED',
+      attempts: 0,
     });
     expect((await db.outbox.pending()).map((p) => p.key)).toEqual(['o-1', 'o-2']);
   });
