@@ -1,10 +1,10 @@
 import type { JournalOutcome } from '../contracts/journal';
-import { duplicateReferenceId } from '../core/operation';
+import { landedAnswer } from '../core/answer';
+import type { Operation } from '../core/operation';
 import { isTransient } from '../core/transient';
 import {
   isApiError,
   isAuthenticationError,
-  isConflictError,
   isRateLimitError,
   isValidationError,
 } from '../errors';
@@ -16,7 +16,8 @@ import {
  * business refusals of `core/business-refusal.ts`): a failure the client does not retry
  * because resending cannot change the answer is a refusal.
  * - `rate-limited`: a 429; the same call again, under the same reference id, after `retryAfterMs`.
- * - `landed`: a 409 RESOURCE_ALREADY_EXIST on a first send: an earlier send (before a crash) landed.
+ * - `landed`: a 409 RESOURCE_ALREADY_EXIST on a first send (or the operation's own "landed"
+ *   answer, the core's `landedAnswer`): an earlier send (before a crash) landed.
  * - `invalid`: refused before sending (a ValidationError): nothing was sent.
  * - `refused`: a 4xx about this payment, or a 500 business refusal (`INVALID_CURRENCY`,
  *   `NOT_ENOUGH_FUNDS`, ...): nothing was created and resending cannot change the answer;
@@ -38,12 +39,19 @@ export type SendFailure =
 export const stopsTheRun = (error: unknown): boolean =>
   isAuthenticationError(error) || (isApiError(error) && error.status === 403);
 
-/** Sorts a creating call's failure by `SendFailure`'s rules. */
-export function sendFailure(error: unknown): SendFailure {
+/** A creating operation's own answer that proves an earlier send landed (default: a 409 duplicate reference id). */
+type LandedRule = Pick<Operation<unknown, unknown>, 'landed' | 'creates'>;
+const CREATING: LandedRule = { creates: true };
+
+/**
+ * Sorts a creating call's failure by `SendFailure`'s rules; `op` names the operation's
+ * own "landed" answer where it has one (a standard-style call's `DuplicateRequest`).
+ */
+export function sendFailure(error: unknown, op: LandedRule = CREATING): SendFailure {
   if (isRateLimitError(error)) {
     return { kind: 'rate-limited', retryAfterMs: error.retryAfterMs ?? 1000 };
   }
-  if (isConflictError(error) && duplicateReferenceId({ status: 409, code: error.code })) {
+  if (isApiError(error) && landedAnswer(op, { status: error.status, code: error.code })) {
     return { kind: 'landed' };
   }
   if (isValidationError(error)) {

@@ -69,7 +69,7 @@ export class JournalKeeper {
    * for a lookup to settle.
    */
   async send<T>(
-    op: Pick<Operation, 'name' | 'product'>,
+    op: Pick<Operation, 'name' | 'product' | 'landed' | 'creates'>,
     referenceId: string | undefined,
     tag: string | undefined,
     send: (beforeSend: (() => Promise<void>) | undefined) => Promise<T>,
@@ -93,7 +93,7 @@ export class JournalKeeper {
     try {
       return await send(beforeSend);
     } catch (error) {
-      const settled = recorded ? journalOutcome(sendFailure(error)) : undefined;
+      const settled = recorded ? journalOutcome(sendFailure(error, op)) : undefined;
       if (settled) await outcomes.settle(referenceId, settled.outcome, settled.how);
       throw error;
     }
