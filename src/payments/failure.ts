@@ -2,12 +2,7 @@ import type { JournalOutcome } from '../contracts/journal';
 import { landedAnswer } from '../core/answer';
 import type { Operation } from '../core/operation';
 import { isTransient } from '../core/transient';
-import {
-  isApiError,
-  isAuthenticationError,
-  isRateLimitError,
-  isValidationError,
-} from '../errors';
+import { isApiError, isAuthenticationError, isRateLimitError, isValidationError } from '../errors';
 
 /**
  * What a creating call's failure means for the one payment it carried, once the client's
