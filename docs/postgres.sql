@@ -95,3 +95,18 @@ CREATE TABLE "momo".outbox (
 CREATE INDEX outbox_due ON "momo".outbox (seq) WHERE delivered_at IS NULL;
 
 INSERT INTO "momo".migrations (version, name) VALUES (2, 'transactional outbox') ON CONFLICT DO NOTHING;
+
+-- Version 3: outbox last error and cancel, journal reason
+
+-- Why an outbox payment waits (no message, no body), and whether cancel() may end it.
+ALTER TABLE "momo".outbox
+  ADD COLUMN last_error_name text,
+  ADD COLUMN last_error_code text,
+  ADD COLUMN last_error_at   bigint,          -- epoch ms
+  ADD COLUMN maybe_sent      boolean NOT NULL DEFAULT false; -- a send's answer not known
+-- A row given back before this version may have been sent: never cancellable.
+UPDATE "momo".outbox SET maybe_sent = true WHERE attempts > 0 AND delivered_at IS NULL;
+-- The code of a refusal settled FAILED (e.g. INVALID_CURRENCY).
+ALTER TABLE "momo".journal ADD COLUMN reason text;
+
+INSERT INTO "momo".migrations (version, name) VALUES (3, 'outbox last error and cancel, journal reason') ON CONFLICT DO NOTHING;

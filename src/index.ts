@@ -62,8 +62,10 @@ export type { Journal, JournalEntry, JournalOutcome, JournalRecord } from './con
 export type {
   OutboxClaim,
   OutboxIntent,
+  OutboxLastError,
   OutboxOutcome,
   OutboxPayment,
+  OutboxSetback,
   OutboxStatus,
   OutboxStore,
 } from './contracts/outbox-store';

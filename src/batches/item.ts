@@ -1,12 +1,13 @@
 import type { ClientSurface } from '../client-surface';
 import type { BatchClaimToken, BatchHandle, BatchRecord } from '../contracts/batch-store';
-import { isApiError, isMomoError, isNotFoundError, isWaitTimeoutError } from '../errors';
+import { isApiError, isMomoError, isWaitTimeoutError } from '../errors';
+import { reasonCode, sendFailure, stopsTheRun } from '../payments/failure';
 import { AdoptedCheck } from '../payments/verify';
+import { accountHolderActive } from './account-check';
 import { HeldClaim } from './held-claim';
 import type { BatchOperationSpec, FinalLike } from './operations';
 import type { Pacer } from './pacing';
 import { derivedReferenceId, fingerprint, randomReferenceId } from './reference-id';
-import { reasonCode, sendFailure, stopsTheRun } from './send-rules';
 import type { SettleLearner } from './settle';
 import { recordFinal } from './settled';
 import type { ProgressCounts } from './summary';
@@ -82,7 +83,7 @@ export async function runItem(
   let adopted: AdoptedCheck | undefined; // a 409's transaction, compared with the item
   try {
     if (taken === undefined && !slot.recorded && options.checkAccountHolder === true) {
-      if ((await accountHolderActive(run, slot, item.body)) === false) {
+      if ((await accountHolderActive(run.momo, slot.spec, item.body, options.signal)) === false) {
         run.progress.change((c) => (c.skipped += 1));
         return end('SKIPPED', 'account holder not active');
       }
@@ -240,13 +241,24 @@ async function send(
           return 'existed';
         case 'invalid':
           return ['REJECTED', failure.reason];
-        case 'refused': // nothing was created
-          return ['FAILED', failure.code];
+        case 'refused': // nothing was created, and resending cannot change the answer: final
+          return refused(run, slot, claim, failure.code);
         default:
           throw error;
       }
     }
   }
+}
+
+/** A refusal recorded FAILED with its code, as a final status is: a rerun does not send it again. */
+async function refused(run: RunContext, slot: Slot, claim: HeldClaim, code: string): Promise<Sent> {
+  const unrecorded = await recordFinal(run, slot, { status: 'FAILED', reason: code }, claim);
+  if (unrecorded) return ['UNRESOLVED', unrecorded]; // and onItemSettled, as for a final status
+  run.progress.change((c) => {
+    c.sent += 1;
+    c.failed += 1;
+  });
+  return ['FAILED', code];
 }
 
 /** The item's wait; `heldMs` (its hold before the first lookup) counts against its deadline. */
@@ -270,29 +282,4 @@ function wait(
 /** The reason a key is refused when a different body was recorded under it. */
 export function usedKey(key: string): string {
   return `key: "${key}" was used in this batch for another body or operation; not sent`;
-}
-
-/** Whether the item's counterparty is active; undefined when it names none an id kind fits. */
-async function accountHolderActive(
-  run: RunContext,
-  slot: Slot,
-  body: unknown,
-): Promise<boolean | undefined> {
-  const spec = slot.spec;
-  const party = spec?.party && (body as Record<string, unknown>)[spec.party];
-  const { partyIdType, partyId } = (party ?? {}) as { partyIdType?: string; partyId?: string };
-  const idType =
-    partyIdType === 'MSISDN' ? 'msisdn' : partyIdType === 'EMAIL' ? 'email' : undefined;
-  if (!spec || !idType || typeof partyId !== 'string') return undefined;
-  const signal = run.options.signal;
-  try {
-    return await run.momo[spec.product].isAccountHolderActive(
-      idType,
-      partyId,
-      signal ? { signal } : {},
-    );
-  } catch (error) {
-    if (isNotFoundError(error)) return false;
-    throw error;
-  }
 }

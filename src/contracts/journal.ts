@@ -24,8 +24,10 @@ export interface JournalRecord {
 }
 
 /**
- * How an operation ended, as far as the SDK saw: a final status, `REJECTED` (refused
- * with nothing created), or `NOT_FOUND` (the service has no such transaction).
+ * How an operation ended, as far as the SDK saw: a final status (a refusal of this
+ * payment, a 4xx or a 500 business refusal, is `FAILED` with its code in `reason`),
+ * `REJECTED` (the credentials or the input refused, nothing created: sending it again is
+ * safe), or `NOT_FOUND` (the service has no such transaction).
  */
 export type JournalOutcome = 'SUCCESSFUL' | 'FAILED' | 'REJECTED' | 'NOT_FOUND';
 
@@ -34,6 +36,8 @@ export interface JournalEntry extends JournalRecord {
   outcome?: JournalOutcome;
   /** Epoch milliseconds when the outcome became known. */
   finishedAt?: number;
+  /** The code of a refusal settled FAILED (e.g. `INVALID_CURRENCY`), when the journal keeps it. */
+  reason?: string;
 }
 
 /**
@@ -48,8 +52,15 @@ export interface Journal {
   /**
    * Marks an operation finished (no effect on an id the journal does not hold); a finished
    * id keeps its first outcome. A finished id recorded again is pending again, the newest.
+   * `reason`: the refusal's code of a FAILED one, when the SDK saw it (a journal may ignore
+   * it).
    */
-  finish(referenceId: string, outcome: JournalOutcome, finishedAt: number): Promise<void>;
+  finish(
+    referenceId: string,
+    outcome: JournalOutcome,
+    finishedAt: number,
+    reason?: string,
+  ): Promise<void>;
   /** One entry, pending or recently finished. */
   get(referenceId: string): Promise<JournalEntry | undefined>;
   /**

@@ -7,8 +7,24 @@
  * checks one against this contract.
  */
 
-/** Where an outbox payment stands: queued, accepted by the provider, or final. */
-export type OutboxStatus = 'QUEUED' | 'SENT' | 'SUCCESSFUL' | 'FAILED';
+/**
+ * Where an outbox payment stands: queued, accepted by the provider, or final (paid,
+ * failed or refused, or cancelled before it was ever sent).
+ */
+export type OutboxStatus = 'QUEUED' | 'SENT' | 'SUCCESSFUL' | 'FAILED' | 'CANCELLED';
+
+/**
+ * The last failure that sent a payment back to wait: its class name and code only (the
+ * provider's code, a network code), never its message or a body, so never a secret.
+ */
+export interface OutboxLastError {
+  /** e.g. `ServerError`, `ConnectionError`, `RateLimitError`, `WaitTimeoutError`. */
+  name: string;
+  /** e.g. `INTERNAL_PROCESSING_ERROR`, `ECONNRESET`, when the failure had one. */
+  code?: string;
+  /** When it happened, epoch milliseconds. */
+  at: number;
+}
 
 /** An outbox payment as `outbox.get(key)` and `outbox.pending()` show it, and `onSettled` gets it. */
 export interface OutboxPayment {
@@ -18,9 +34,15 @@ export interface OutboxPayment {
   operation: string;
   /** The X-Reference-Id it is sent under, chosen at enqueue: the same on every send. */
   referenceId: string;
-  /** QUEUED until the provider accepted it, SENT until final, then SUCCESSFUL or FAILED. */
+  /**
+   * QUEUED until the provider accepted it, SENT until final, then SUCCESSFUL or FAILED
+   * (a refusal, e.g. `INVALID_CURRENCY`, is FAILED at once); CANCELLED by `cancel()`.
+   */
   status: OutboxStatus;
-  /** The provider's reason code of a FAILED payment (or the code of a refusal). */
+  /**
+   * The provider's reason code of a FAILED payment (or the code of a refusal); the reason
+   * given to `cancel()` of a CANCELLED one.
+   */
   reason?: string;
   /** The provider's id of a SUCCESSFUL payment. */
   financialTransactionId?: string;
@@ -28,6 +50,13 @@ export interface OutboxPayment {
   amount?: string;
   /** The body's currency, as enqueued; absent for an operation without one. */
   currency?: string;
+  /**
+   * How many times it was tried and given back to wait (a send or a lookup that failed
+   * for now, a 429): its retry time grows with it. 0 for a payment that went straight through.
+   */
+  attempts: number;
+  /** Why it was last given back, while it waits (and kept once final). */
+  lastError?: OutboxLastError;
 }
 
 /** What `enqueue` records: the payment intent, checked as the creating call checks it. */
@@ -48,17 +77,25 @@ export interface OutboxClaim extends OutboxPayment {
   callbackUrl?: string | undefined;
   /** The fencing token of this claim: a write under an older token is refused. */
   token: string;
-  /** How many times it was given back to be tried later (its retry time grows with it). */
-  attempts: number;
-  /** Whether the final outcome was already recorded (its delivery is what is left). */
+  /** Whether the final outcome was already recorded, or it was cancelled (its delivery is what is left). */
   settled: boolean;
 }
 
-/** A final outcome, as the relay records it. */
+/** A final outcome, as the relay records it (CANCELLED: only as `cancel()` recorded it). */
 export interface OutboxOutcome {
-  status: 'SUCCESSFUL' | 'FAILED';
+  status: 'SUCCESSFUL' | 'FAILED' | 'CANCELLED';
   reason?: string;
   financialTransactionId?: string;
+}
+
+/** Why a payment is given back to wait: its `lastError`, and whether its send may have reached the provider. */
+export interface OutboxSetback {
+  error: OutboxLastError;
+  /**
+   * The send's answer is not known (a 408, a 5xx, a lost connection after the retries):
+   * the provider may hold the payment, so it can no longer be cancelled. Stays true once set.
+   */
+  maybeSent: boolean;
 }
 
 /**
@@ -94,13 +131,15 @@ export interface OutboxStore<Tx = unknown> {
   ): Promise<boolean>;
   /**
    * Gives the row back (claim cleared) to be claimed again in `retryInMs` (0: at once),
-   * with its final outcome recorded when given (undelivered: the delivery runs again).
+   * with its final outcome recorded when given (undelivered: the delivery runs again),
+   * and why (`setback`: recorded as its `lastError`) when a failure sent it back.
    */
   giveBack(
     key: string,
     token: string,
     retryInMs: number,
     outcome?: OutboxOutcome,
+    setback?: OutboxSetback,
   ): Promise<boolean>;
   /** Renews the leases of these claims; resolves to the tokens still held. */
   renew(tokens: readonly string[]): Promise<Set<string>>;

@@ -32,7 +32,7 @@ export function requestIdOf(headers: ResponseHeaders): string | undefined {
 
 /** The answer that proves an earlier attempt of this call landed (never worth a retry). */
 export function landedAnswer(
-  op: Operation<unknown, unknown>,
+  op: Pick<Operation<unknown, unknown>, 'landed' | 'creates'>,
   fields: { status: number; code: string | undefined },
 ): boolean {
   const landed = op.landed ?? (op.creates ? duplicateReferenceId : undefined);

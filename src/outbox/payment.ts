@@ -1,13 +1,14 @@
 import { type BatchOperationSpec, batchOperation } from '../batches/operations';
-import { reasonCode, sendFailure } from '../batches/send-rules';
 import type { ClientSurface } from '../client-surface';
 import type {
   OutboxClaim,
   OutboxOutcome,
   OutboxPayment,
+  OutboxSetback,
   OutboxStore,
 } from '../contracts/outbox-store';
 import { isWaitTimeoutError } from '../errors';
+import { failureNote, reasonCode, sendFailure } from '../payments/failure';
 import { AdoptedCheck, MISMATCH_CODE } from '../payments/verify';
 import { databaseRetryIn, pause, retryIn, type Watch } from './watch';
 
@@ -29,8 +30,12 @@ export interface Held {
   leaseUntil: number;
 }
 
-/** Sent (by this call or an earlier one: a 409), final without being created, or to try later. */
-type Sent = 'sent' | 'existed' | { final: OutboxOutcome } | { retryInMs: number };
+/** Sent (by this call; 'existed': by an earlier one, a 409), final without being created, or to try later (and why). */
+type Sent =
+  | 'sent'
+  | 'existed'
+  | { final: OutboxOutcome }
+  | { retryInMs: number; setback: OutboxSetback };
 
 /**
  * One claimed payment's way: the creating call under its stored reference id (QUEUED),
@@ -53,7 +58,7 @@ export async function relayPayment<Tx>(
     const sent = await send(ctx, held, spec);
     if (typeof sent !== 'string') {
       if ('final' in sent) return deliver(ctx, held, sent.final);
-      return giveBack(ctx, held, sent.retryInMs);
+      return giveBack(ctx, held, sent.retryInMs, undefined, sent.setback);
     }
     if (sent === 'existed') adopted = new AdoptedCheck(claim.body);
     // The send is done: its slot is free before SENT is recorded (a crash meanwhile
@@ -74,7 +79,8 @@ export async function relayPayment<Tx>(
     if (adopted?.reason !== undefined) return deliver(ctx, held, mismatched);
     if (ctx.stopping.aborted) return giveBack(ctx, held, 0);
     if (!isWaitTimeoutError(error)) ctx.watch.failing('provider', error);
-    return giveBack(ctx, held, retryIn(claim.attempts)); // looked up again later
+    const setback = { error: { ...failureNote(error), at: Date.now() }, maybeSent: true };
+    return giveBack(ctx, held, retryIn(claim.attempts), undefined, setback); // looked up again later
   }
   const ftid = final.financialTransactionId;
   await deliver(ctx, held, {
@@ -87,7 +93,12 @@ export async function relayPayment<Tx>(
 /** A row whose reference id the provider holds for another transaction: this one never sent. */
 const mismatched: OutboxOutcome = { status: 'FAILED', reason: MISMATCH_CODE };
 
-/** The creating call, once: its failure sorted by the send rules the batch runner shares. */
+/**
+ * The creating call, once: its failure sorted by the one classification the batch runner
+ * and the journal share. A refusal ends the payment FAILED at once, logged as this
+ * payment's (the provider answered: it is not down); a failure whose answer is not known
+ * is tried again later, the payment no longer cancellable (the provider may hold it).
+ */
 async function send<Tx>(
   ctx: RelayContext<Tx>,
   held: Held,
@@ -105,18 +116,27 @@ async function send<Tx>(
     return 'sent';
   } catch (error) {
     const failure = sendFailure(error);
+    const setback = (maybeSent: boolean) => ({
+      error: { ...failureNote(error), at: Date.now() },
+      maybeSent,
+    });
     switch (failure.kind) {
       case 'landed': // an earlier send (before a crash) landed: compared in the wait
         return 'existed';
-      case 'rate-limited':
-        return { retryInMs: failure.retryAfterMs };
+      case 'rate-limited': // nothing was created: the same reference id again later
+        return { retryInMs: failure.retryAfterMs, setback: setback(false) };
       case 'invalid': // nothing was sent (a body this release refuses)
         return { final: { status: 'FAILED', reason: 'INVALID_INPUT' } };
-      case 'refused': // nothing was created
+      case 'refused': // nothing was created, and resending cannot change the answer
+        ctx.watch.working('provider');
+        ctx.watch.refused(claim.key, failure.code);
         return { final: { status: 'FAILED', reason: failure.code } };
-      default:
+      case 'credentials': // refused for every payment: nothing was created
         ctx.watch.failing('provider', error);
-        return { retryInMs: retryIn(claim.attempts) };
+        return { retryInMs: retryIn(claim.attempts), setback: setback(false) };
+      default: // not known yet: the provider may hold it
+        ctx.watch.failing('provider', error);
+        return { retryInMs: retryIn(claim.attempts), setback: setback(true) };
     }
   }
 }
@@ -153,9 +173,16 @@ async function deliver<Tx>(ctx: RelayContext<Tx>, held: Held, outcome: OutboxOut
   await giveBack(ctx, held, retryIn(claim.attempts), outcome);
 }
 
-function giveBack<Tx>(ctx: RelayContext<Tx>, held: Held, ms: number, outcome?: OutboxOutcome) {
+function giveBack<Tx>(
+  ctx: RelayContext<Tx>,
+  held: Held,
+  ms: number,
+  outcome?: OutboxOutcome,
+  setback?: OutboxSetback,
+) {
   const { key, token } = held.claim;
-  return record(ctx.watch, held, () => ctx.store.giveBack(key, token, ms, outcome)).then(() => {});
+  const write = () => ctx.store.giveBack(key, token, ms, outcome, setback);
+  return record(ctx.watch, held, write).then(() => {});
 }
 
 /**
@@ -176,9 +203,11 @@ async function record<T>(watch: Watch, held: Held, write: () => Promise<T>) {
   }
 }
 
+/** The outcome recorded before (by a relay, or by `cancel()`), delivered now. */
 function outcomeOf(claim: OutboxClaim): OutboxOutcome {
+  const { status } = claim;
   return {
-    status: claim.status === 'SUCCESSFUL' ? 'SUCCESSFUL' : 'FAILED',
+    status: status === 'SUCCESSFUL' || status === 'CANCELLED' ? status : 'FAILED',
     ...(claim.reason === undefined ? {} : { reason: claim.reason }),
     ...(claim.financialTransactionId === undefined
       ? {}

@@ -33,6 +33,17 @@ export class Watch {
     this.#say('warn', `outbox relay: ${part}: ${why}; retrying`);
   }
 
+  /**
+   * One payment refused by the provider (it answered: nothing is down): one line naming
+   * the payment's key and the code, each time.
+   */
+  refused(key: string, code: string): void {
+    this.#say(
+      'warn',
+      `outbox relay: payment ${JSON.stringify(key)} refused by the provider: ${code}; FAILED, not retried`,
+    );
+  }
+
   /** `part` worked: logged when it was failing. */
   working(part: string): void {
     if (!this.#down.delete(part)) return;

@@ -28,6 +28,7 @@ import { PostgresJournal } from './journal';
 import { OutboxListener } from './listener';
 import { migrate } from './migrations';
 import { channelOf, enqueue, getPayment, pendingPayments } from './outbox';
+import { cancelPayment } from './outbox-cancel';
 import { PostgresOutboxStore } from './outbox-store';
 import { PostgresTokenStore } from './token-store';
 
@@ -66,10 +67,18 @@ export interface PostgresOutbox {
    * naming the cause, nothing stored, your transaction still usable.
    */
   enqueue(client: PostgresPoolClient, intent: OutboxIntent): Promise<{ referenceId: string }>;
-  /** The payment enqueued under `key` (committed), or undefined. */
+  /** The payment enqueued under `key` (committed), with its `attempts` and `lastError`; or undefined. */
   get(key: string): Promise<OutboxPayment | undefined>;
-  /** The committed payments not yet final (QUEUED or SENT), oldest first. */
+  /** The committed payments not yet final (QUEUED or SENT), oldest first, with their `attempts` and `lastError`. */
   pending(): Promise<OutboxPayment[]>;
+  /**
+   * Ends an intent never sent as CANCELLED (`reason`, default `CANCELLED`, kept as its
+   * reason); a relay then runs `onSettled` with it. One that may have reached the provider
+   * (SENT or final, held by a relay, or a send whose answer is not known) is refused: a
+   * ValidationError naming the key, nothing changed (money may move). Already CANCELLED:
+   * returned as it is.
+   */
+  cancel(key: string, reason?: string): Promise<OutboxPayment>;
   /**
    * Starts a relay on this instance (any number of instances may run one): each committed
    * intent is sent once under its reference id, waited to its final status, and delivered
@@ -119,6 +128,7 @@ export function createPostgresState(
       get: (key) => getPayment(db, key),
       pending: () => pendingPayments(db),
       store,
+      cancel: (key, reason) => cancelPayment(db, key, reason),
       start: (momo, relayOptions) => {
         const relay = startOutboxRelay(momo, store, relayOptions);
         relays.add(relay);

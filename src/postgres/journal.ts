@@ -11,7 +11,7 @@ import type { PostgresConnection } from './connection';
 const SWEEP_EVERY_MS = 60_000;
 
 const COLUMNS =
-  'reference_id, product, operation, created_at, base_url, target_environment, tag, outcome, finished_at';
+  'reference_id, product, operation, created_at, base_url, target_environment, tag, outcome, finished_at, reason';
 
 /**
  * The journal in the partner's PostgreSQL: shared by every instance, and an entry is
@@ -35,12 +35,12 @@ export class PostgresJournal implements Journal {
     const seq = `nextval('${this.#db.table('journal_seq')}')`;
     await this.#db.query(
       `INSERT INTO ${journal} AS j (id, ${COLUMNS}, seq)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULL, NULL, ${seq})
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULL, NULL, NULL, ${seq})
        ON CONFLICT (id) DO UPDATE SET reference_id = EXCLUDED.reference_id,
          product = EXCLUDED.product, operation = EXCLUDED.operation,
          created_at = EXCLUDED.created_at, base_url = EXCLUDED.base_url,
          target_environment = EXCLUDED.target_environment, tag = EXCLUDED.tag,
-         outcome = NULL, finished_at = NULL, seq = ${seq}
+         outcome = NULL, finished_at = NULL, reason = NULL, seq = ${seq}
        WHERE j.outcome IS NOT NULL`,
       [
         referenceKey(entry.referenceId),
@@ -56,11 +56,16 @@ export class PostgresJournal implements Journal {
   }
 
   /** The first outcome wins; an id the journal does not hold is left alone. */
-  async finish(referenceId: string, outcome: JournalOutcome, finishedAt: number): Promise<void> {
+  async finish(
+    referenceId: string,
+    outcome: JournalOutcome,
+    finishedAt: number,
+    reason?: string,
+  ): Promise<void> {
     await this.#db.query(
-      `UPDATE ${this.#db.table('journal')} SET outcome = $2, finished_at = $3
+      `UPDATE ${this.#db.table('journal')} SET outcome = $2, finished_at = $3, reason = $4
        WHERE id = $1 AND outcome IS NULL`,
-      [referenceKey(referenceId), outcome, finishedAt],
+      [referenceKey(referenceId), outcome, finishedAt, reason ?? null],
     );
     await this.#sweep(finishedAt);
   }
@@ -111,6 +116,7 @@ function toEntry(row: Record<string, unknown>): JournalEntry {
   if (typeof row.outcome === 'string') {
     entry.outcome = row.outcome as JournalOutcome;
     entry.finishedAt = Number(row.finished_at);
+    if (typeof row.reason === 'string') entry.reason = row.reason;
   }
   return entry;
 }

@@ -92,6 +92,22 @@ CREATE TABLE {schema}.outbox (
 CREATE INDEX outbox_due ON {schema}.outbox (seq) WHERE delivered_at IS NULL;
 `,
   },
+  {
+    version: 3,
+    name: 'outbox last error and cancel, journal reason',
+    sql: `
+-- Why an outbox payment waits (no message, no body), and whether cancel() may end it.
+ALTER TABLE {schema}.outbox
+  ADD COLUMN last_error_name text,
+  ADD COLUMN last_error_code text,
+  ADD COLUMN last_error_at   bigint,          -- epoch ms
+  ADD COLUMN maybe_sent      boolean NOT NULL DEFAULT false; -- a send's answer not known
+-- A row given back before this version may have been sent: never cancellable.
+UPDATE {schema}.outbox SET maybe_sent = true WHERE attempts > 0 AND delivered_at IS NULL;
+-- The code of a refusal settled FAILED (e.g. INVALID_CURRENCY).
+ALTER TABLE {schema}.journal ADD COLUMN reason text;
+`,
+  },
 ];
 
 /** The latest version this release knows. */

@@ -1,4 +1,10 @@
-import type { OutboxClaim, OutboxOutcome, OutboxPayment, OutboxStore } from 'momo-partner-sdk';
+import type {
+  OutboxClaim,
+  OutboxOutcome,
+  OutboxPayment,
+  OutboxSetback,
+  OutboxStore,
+} from 'momo-partner-sdk';
 import { Coalescer, type Waiting } from './coalescer';
 import type { PostgresConnection, PostgresPoolClient } from './connection';
 import type { OutboxListener } from './listener';
@@ -50,8 +56,8 @@ export class PostgresOutboxStore implements OutboxStore<PostgresPoolClient> {
          FOR UPDATE SKIP LOCKED
        ) AS due
        WHERE o.key = due.key
-       RETURNING ${PAYMENT_COLUMNS.replaceAll(/(\w+)/g, 'o.$1')}, o.callback_url,
-         o.claim_token, o.attempts, o.settled_at, o.seq`,
+      RETURNING ${PAYMENT_COLUMNS.replaceAll(/(\w+)/g, 'o.$1')}, o.callback_url,
+        o.claim_token, o.settled_at, o.seq`,
       [owner, limit, this.leaseMs],
     );
     return rows
@@ -61,7 +67,6 @@ export class PostgresOutboxStore implements OutboxStore<PostgresPoolClient> {
         body: row.body,
         ...(typeof row.callback_url === 'string' ? { callbackUrl: row.callback_url } : {}),
         token: String(row.claim_token),
-        attempts: Number(row.attempts),
         settled: row.settled_at !== null,
       }));
   }
@@ -99,16 +104,27 @@ export class PostgresOutboxStore implements OutboxStore<PostgresPoolClient> {
     token: string,
     retryInMs: number,
     outcome?: OutboxOutcome,
+    setback?: OutboxSetback,
   ): Promise<boolean> {
-    const final = outcome
-      ? ', status = $4, reason = $5, financial_transaction_id = $6, settled_at = coalesce(settled_at, now())'
-      : '';
+    const values: unknown[] = [key, token, Math.max(0, Math.ceil(retryInMs))];
+    const param = (value: unknown) => `$${values.push(value)}`;
+    let set = '';
+    if (outcome) {
+      set += `, status = ${param(outcome.status)}, reason = ${param(outcome.reason ?? null)},
+        financial_transaction_id = ${param(outcome.financialTransactionId ?? null)},
+        settled_at = coalesce(settled_at, now())`;
+    }
+    if (setback) {
+      const { name, code, at } = setback.error;
+      set += `, last_error_name = ${param(name)}, last_error_code = ${param(code ?? null)},
+        last_error_at = ${param(at)}, maybe_sent = maybe_sent OR ${param(setback.maybeSent)}`;
+    }
     const { rowCount } = await this.#db.query(
       `UPDATE ${this.#outbox}
        SET ${CLEAR_CLAIM}, not_before = ${lease('$3')},
-         attempts = attempts + CASE WHEN $3::float8 > 0 THEN 1 ELSE 0 END${final}
+         attempts = attempts + CASE WHEN $3::float8 > 0 THEN 1 ELSE 0 END${set}
        WHERE ${CLAIM_HELD}`,
-      [key, token, Math.max(0, Math.ceil(retryInMs)), ...(outcome ? outcomeValues(outcome) : [])],
+      values,
     );
     return rowCount === 1;
   }
@@ -130,8 +146,4 @@ export class PostgresOutboxStore implements OutboxStore<PostgresPoolClient> {
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return `PostgresOutboxStore { schema: '${this.#db.schema}', leaseMs: ${this.leaseMs} }`;
   }
-}
-
-function outcomeValues(outcome: OutboxOutcome): unknown[] {
-  return [outcome.status, outcome.reason ?? null, outcome.financialTransactionId ?? null];
 }

@@ -9,15 +9,16 @@ import type { PostgresConnection, PostgresPoolClient } from './connection';
 
 /** The columns an `OutboxPayment` is read from (its amount and currency from the body). */
 export const PAYMENT_COLUMNS =
-  'key, operation, reference_id, status, reason, financial_transaction_id, body';
+  'key, operation, reference_id, status, reason, financial_transaction_id, body, attempts, last_error_name, last_error_code, last_error_at';
 
-/** A row as an `OutboxPayment`, its reason and transaction id only when there are. */
+/** A row as an `OutboxPayment`, its reason, transaction id and last error only when there are. */
 export function toPayment(row: Record<string, unknown>): OutboxPayment {
   const payment: OutboxPayment = {
     key: String(row.key),
     operation: String(row.operation),
     referenceId: String(row.reference_id),
     status: row.status as OutboxPayment['status'],
+    attempts: Number(row.attempts ?? 0),
   };
   if (typeof row.reason === 'string') payment.reason = row.reason;
   if (typeof row.financial_transaction_id === 'string') {
@@ -26,6 +27,13 @@ export function toPayment(row: Record<string, unknown>): OutboxPayment {
   const { amount, currency } = (row.body ?? {}) as { amount?: unknown; currency?: unknown };
   if (typeof amount === 'string') payment.amount = amount;
   if (typeof currency === 'string') payment.currency = currency;
+  if (typeof row.last_error_name === 'string') {
+    payment.lastError = {
+      name: row.last_error_name,
+      ...(typeof row.last_error_code === 'string' ? { code: row.last_error_code } : {}),
+      at: Number(row.last_error_at),
+    };
+  }
   return payment;
 }
 

@@ -41,6 +41,7 @@ redis.call('ZREM', KEYS[2], ARGV[4])
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 if redis.call('HEXISTS', KEYS[1], 'outcome') == 0 then
   redis.call('HSET', KEYS[1], 'outcome', ARGV[1], 'finishedAt', ARGV[2])
+  if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'reason', ARGV[5]) end
   redis.call('PEXPIRE', KEYS[1], ARGV[3])
 end
 return 1`);
@@ -90,12 +91,17 @@ export class RedisJournal implements Journal {
     );
   }
 
-  async finish(referenceId: string, outcome: JournalOutcome, finishedAt: number): Promise<void> {
+  async finish(
+    referenceId: string,
+    outcome: JournalOutcome,
+    finishedAt: number,
+    reason?: string,
+  ): Promise<void> {
     const id = referenceKey(referenceId);
     await this.#redis.script(
       FINISH,
       [this.#entryKey(id), this.#pendingKey],
-      [outcome, String(finishedAt), String(this.#retentionMs), id],
+      [outcome, String(finishedAt), String(this.#retentionMs), id, reason ?? ''],
     );
   }
 
@@ -169,6 +175,8 @@ function toEntry(fields: Map<string, string>): JournalEntry | undefined {
   if (outcome) {
     entry.outcome = outcome as JournalOutcome;
     entry.finishedAt = Number(fields.get('finishedAt'));
+    const reason = fields.get('reason');
+    if (reason) entry.reason = reason;
   }
   return entry;
 }

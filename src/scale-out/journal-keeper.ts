@@ -2,7 +2,8 @@ import type { ComponentHealth } from '../contracts/health';
 import type { Journal, JournalEntry, JournalOutcome, JournalRecord } from '../contracts/journal';
 import type { Operation } from '../core/operation';
 import { referenceKey } from '../core/reference-id';
-import { isApiError, ValidationError } from '../errors';
+import { ValidationError } from '../errors';
+import { journalOutcome, sendFailure } from '../payments/failure';
 import { InMemoryJournal } from './journal';
 
 /** Where a client sends its calls: an operation is only ever looked up or resumed there. */
@@ -35,7 +36,7 @@ export class JournalKeeper {
   /** Outcomes seen while the journal failed, for entries it (or another instance) holds. */
   readonly #lateOutcomes = new Map<
     string,
-    { referenceId: string; outcome: JournalOutcome; at: number }
+    { referenceId: string; outcome: JournalOutcome; at: number; reason?: string | undefined }
   >();
   /** This process's entries the journal holds, not seen final: listed when it cannot be read. */
   readonly #mirror = new Map<string, Mirrored>();
@@ -60,16 +61,25 @@ export class JournalKeeper {
   /**
    * Sends a creating call, handing `send` the step that records it: the transport runs
    * that step once the input is checked and before the first attempt leaves (a bad input
-   * is neither sent nor recorded). A refusal that proves nothing was created is settled
-   * REJECTED (by `outcomes`, the settle point); any other failure leaves it pending, for
-   * a lookup to settle.
+   * is neither sent nor recorded). Its failure is sorted by the one classification
+   * (`sendFailure`) and settled by `outcomes`, the settle point: a refusal (a 4xx about
+   * this payment, a 500 business refusal) FAILED with its code; a refusal of the
+   * credentials (401, 403) or of the input REJECTED (nothing created, resending it is
+   * safe); anything not known yet (a 408, a 5xx, a lost connection, a 429, a 409) pending,
+   * for a lookup to settle.
    */
   async send<T>(
-    op: Pick<Operation, 'name' | 'product'>,
+    op: Pick<Operation, 'name' | 'product' | 'landed' | 'creates'>,
     referenceId: string | undefined,
     tag: string | undefined,
     send: (beforeSend: (() => Promise<void>) | undefined) => Promise<T>,
-    outcomes: { settle(referenceId: string, outcome: JournalOutcome): Promise<void> },
+    outcomes: {
+      settle(
+        referenceId: string,
+        outcome: JournalOutcome,
+        how?: { reason?: string },
+      ): Promise<void>;
+    },
   ): Promise<T> {
     if (referenceId === undefined) return send(undefined);
     let recorded = false;
@@ -83,7 +93,8 @@ export class JournalKeeper {
     try {
       return await send(beforeSend);
     } catch (error) {
-      if (recorded && refusedOutright(error)) await outcomes.settle(referenceId, 'REJECTED');
+      const settled = recorded ? journalOutcome(sendFailure(error, op)) : undefined;
+      if (settled) await outcomes.settle(referenceId, settled.outcome, settled.how);
       throw error;
     }
   }
@@ -102,24 +113,26 @@ export class JournalKeeper {
   }
 
   /** Marks an outcome; called by the settle point (`outcomes`) only, once per outcome seen. */
-  async finish(referenceId: string, outcome: JournalOutcome): Promise<void> {
+  async finish(referenceId: string, outcome: JournalOutcome, reason?: string): Promise<void> {
     const key = referenceKey(referenceId);
     const at = Date.now();
-    if (!this.#shared) return this.journal.finish(referenceId, outcome, at);
+    if (!this.#shared) return this.journal.finish(referenceId, outcome, at, reason);
     this.#mirror.delete(key);
     const kept = this.#unflushed.get(key);
     if (kept) {
       // Not in the journal yet: the flush writes the record and this outcome together.
-      if (!kept.outcome) Object.assign(kept, { outcome, finishedAt: at });
+      if (!kept.outcome) {
+        Object.assign(kept, { outcome, finishedAt: at }, reason === undefined ? {} : { reason });
+      }
       return;
     }
     try {
-      await this.journal.finish(referenceId, outcome, at);
+      await this.journal.finish(referenceId, outcome, at, reason);
       this.#answered();
     } catch (error) {
       this.#health.failed(error);
       if (this.#lateOutcomes.size < MAX_LATE_OUTCOMES) {
-        this.#lateOutcomes.set(key, { referenceId, outcome, at });
+        this.#lateOutcomes.set(key, { referenceId, outcome, at, reason });
       }
     }
   }
@@ -135,7 +148,8 @@ export class JournalKeeper {
       this.#answered();
       const late = this.#lateOutcomes.get(key);
       if (entry && late && !entry.outcome) {
-        return { ...entry, outcome: late.outcome, finishedAt: late.at };
+        const lateReason = late.reason === undefined ? {} : { reason: late.reason };
+        return { ...entry, outcome: late.outcome, finishedAt: late.at, ...lateReason };
       }
       return entry;
     } catch (error) {
@@ -249,16 +263,17 @@ export class JournalKeeper {
 
   async #flushOnce(): Promise<void> {
     for (const [key, late] of [...this.#lateOutcomes]) {
-      await this.journal.finish(late.referenceId, late.outcome, late.at);
+      await this.journal.finish(late.referenceId, late.outcome, late.at, late.reason);
       this.#lateOutcomes.delete(key);
     }
     for (const [key, entry] of [...this.#unflushed]) {
-      const { outcome: _, finishedAt: __, ...record } = entry;
+      const { outcome: _, finishedAt: __, reason: ___, ...record } = entry;
       await this.journal.record(record);
       // Read once the record is in: finish() may have marked it meanwhile (the first
       // outcome wins, so it cannot change again while this one is written).
       if (entry.outcome) {
-        await this.journal.finish(entry.referenceId, entry.outcome, entry.finishedAt ?? 0);
+        const { referenceId, outcome, finishedAt, reason } = entry;
+        await this.journal.finish(referenceId, outcome, finishedAt ?? 0, reason);
       }
       this.#unflushed.delete(key);
       if (!entry.outcome) this.#remember(key, record);
@@ -270,16 +285,6 @@ const MAX_LATE_OUTCOMES = 10_000;
 const MAX_MIRRORED = 10_000;
 /** Mirrored entries older than this are not checked for loss (a finished one may be gone). */
 const MIRROR_MAX_AGE_MS = 12 * 60 * 60 * 1000;
-
-/**
- * A 4xx other than 409 (an id already taken: maybe by an earlier attempt) and 429 says
- * the request itself was refused: the same body and credentials were refused on every
- * attempt, so nothing was created.
- */
-function refusedOutright(error: unknown): boolean {
-  if (!isApiError(error)) return false;
-  return error.status >= 400 && error.status < 500 && error.status !== 409 && error.status !== 429;
-}
 
 /** A ValidationError naming the option when it lacks one of these methods. */
 export function requireMethods(value: unknown, option: string, methods: string[]): void {

@@ -37,12 +37,18 @@ export class InMemoryJournal implements Journal {
     this.#pending.set(key, { ...entry });
   }
 
-  async finish(referenceId: string, outcome: JournalOutcome, finishedAt: number): Promise<void> {
+  async finish(
+    referenceId: string,
+    outcome: JournalOutcome,
+    finishedAt: number,
+    reason?: string,
+  ): Promise<void> {
     const key = referenceKey(referenceId);
     const entry = this.#pending.get(key);
     if (!entry) return;
     this.#pending.delete(key);
-    this.#finished.set(key, Object.assign(entry, { outcome, finishedAt }));
+    Object.assign(entry, { outcome, finishedAt }, reason === undefined ? {} : { reason });
+    this.#finished.set(key, entry);
     this.#prune(Date.now());
   }
 

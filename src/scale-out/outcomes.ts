@@ -12,6 +12,8 @@ export interface Settling {
    * resume or a refusal is marked in the journal only).
    */
   confirmed?: StatusLike;
+  /** The code of a refusal settled FAILED (kept in the journal beside the outcome). */
+  reason?: string;
 }
 
 /**
@@ -19,7 +21,8 @@ export interface Settling {
  * callback bus. Each outcome is settled once, where it is observed: a final lookup
  * result (by the lookup), a confirmed callback (by its confirmation: the lookup that
  * confirms a callback leaves the settling to it), a token-verified callback of an
- * operation without a lookup, a resume's NOT_FOUND, a refusal's REJECTED, and the 200 of
+ * operation without a lookup, a resume's NOT_FOUND, a refusal's FAILED (with its code) or
+ * REJECTED (credentials, input), and the 200 of
  * a call whose answer is its outcome. A wait settles nothing: its final result comes from
  * a lookup or a confirmation that settled it already. Two lookups that each see the
  * final status settle it twice; the journal keeps the first outcome.
@@ -37,7 +40,7 @@ export class Outcomes {
 
   /** Marks the operation final in the journal; a confirmed result goes to every instance. */
   async settle(referenceId: string, outcome: JournalOutcome, how: Settling = {}): Promise<void> {
-    await this.#journal.finish(referenceId, outcome);
+    await this.#journal.finish(referenceId, outcome, how.reason);
     if (how.confirmed) await this.#bus.publish(referenceId, how.confirmed);
   }
 

@@ -18,6 +18,17 @@ const graph = importGraph();
 const MAY_IMPORT: Record<string, readonly string[]> = {
   'contracts/': ['errors.ts', 'schemas/'],
   'schemas/': ['errors.ts'],
+  /** The kernel of a payment's life, under batches, the outbox and the journal keeper. */
+  // The kernel: its catalogue reads the operation tables and runs the client's public face.
+  'payments/': [
+    'errors.ts',
+    'contracts/',
+    'schemas/',
+    'core/',
+    'client-surface.ts',
+    'products/tables/',
+    'products/endpoints.ts',
+  ],
 };
 
 /** What each folder must never import. */

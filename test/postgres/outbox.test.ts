@@ -83,6 +83,7 @@ describeWithPostgres('db.outbox.enqueue in the partner’s transaction (real Pos
       status: 'QUEUED',
       amount: '1500', // as enqueued, for the books
       currency: 'EUR',
+      attempts: 0,
     });
     expect((await db.outbox.pending()).map((p) => p.key)).toEqual(['o-1', 'o-2']);
   });

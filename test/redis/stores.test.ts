@@ -146,6 +146,21 @@ describeWithRedis('Redis stores (real redis-server)', () => {
           finishedAt: now + 5,
         });
         expect((await journal.pending()).map((e) => e.referenceId)).toEqual([ids[1]]);
+        // A refusal's code is kept beside its outcome.
+        const refused = 'd1d2e3f4-0a1b-4c2d-8e3f-405162738495';
+        await journal.record({
+          product: 'disbursement',
+          operation: 'disbursement.transfer',
+          referenceId: refused,
+          createdAt: now,
+          ...PLATFORM,
+        });
+        await journal.finish(refused, 'FAILED', now + 7, 'INVALID_CURRENCY');
+        expect(await journal.get(refused)).toMatchObject({
+          outcome: 'FAILED',
+          reason: 'INVALID_CURRENCY',
+        });
+        expect(await journal.get(ids[0])).not.toHaveProperty('reason');
         await sleep(400);
         expect(await journal.get(ids[0])).toBeUndefined(); // retention over
         expect(await journal.get(ids[1])).toMatchObject({ operation: 'disbursement.deposit' });

@@ -27,9 +27,9 @@ class FlakyJournal implements Journal {
     this.#check();
     await this.inner.record(entry);
   }
-  async finish(referenceId: string, outcome: JournalOutcome, at: number) {
+  async finish(referenceId: string, outcome: JournalOutcome, at: number, reason?: string) {
     this.#check();
-    await this.inner.finish(referenceId, outcome, at);
+    await this.inner.finish(referenceId, outcome, at, reason);
   }
   async get(referenceId: string) {
     this.#check();
@@ -105,6 +105,27 @@ describe('shared state unavailable: the client carries on in-process', () => {
       pendingOne.referenceId,
     ]);
     expect(lines.filter((l) => l.level === 'warn')).toHaveLength(1);
+  });
+
+  it('a refusal settled while the journal fails reaches it FAILED with its code once it is back', async () => {
+    const sim = createSimulator({ settleMs: 10 });
+    const journal = new FlakyJournal();
+    const momo = sim.client({ journal, logger: recordingLogger().logger });
+    journal.down = true;
+    // The account takes EUR only: a 500 INVALID_CURRENCY, a refusal of this payment.
+    const error = await momo.disbursement.deposit({ ...body, currency: 'GHS' }).catch((e) => e);
+    expect(error).toMatchObject({ status: 500, code: 'INVALID_CURRENCY' });
+    expect(await momo.journal.pending()).toEqual([]);
+
+    journal.down = false;
+    await momo.disbursement.deposit(body).wait(); // the journal answers: what was kept is copied
+    for (let i = 0; i < 100 && !(await journal.inner.get(error.referenceId)); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(await journal.inner.get(error.referenceId)).toMatchObject({
+      outcome: 'FAILED',
+      reason: 'INVALID_CURRENCY',
+    });
   });
 
   it('a token store that fails: calls succeed, one warning, and the token is never logged', async () => {

@@ -98,7 +98,7 @@ describe('journal of operations in flight (default: in memory)', () => {
     expect(sim.requests).toEqual([]);
   });
 
-  it('marks a call the service refused outright REJECTED; keeps an ambiguous one pending', async () => {
+  it('marks a call the service refused outright FAILED with its code; keeps an ambiguous one pending', async () => {
     const sim = createSimulator({ settleMs: 20 });
     const journal = new InMemoryJournal();
     const momo = sim.client({ journal, maxRetries: 0 });
@@ -110,7 +110,10 @@ describe('journal of operations in flight (default: in memory)', () => {
     });
     const refused = await momo.disbursement.deposit(body()).catch((e) => e);
     expect(isBadRequestError(refused)).toBe(true);
-    expect(await journal.get(refused.referenceId)).toMatchObject({ outcome: 'REJECTED' });
+    expect(await journal.get(refused.referenceId)).toMatchObject({
+      outcome: 'FAILED',
+      reason: 'BAD_REQUEST',
+    });
 
     sim.inject({ kind: 'drop-after-processing', match: 'POST /disbursement/v1_0/deposit' });
     const lost = await momo.disbursement.deposit(body()).catch((e) => e);
@@ -122,6 +125,41 @@ describe('journal of operations in flight (default: in memory)', () => {
       [lost.referenceId, 'SUCCESSFUL'],
     ]);
     expect(await momo.journal.pending()).toEqual([]);
+  });
+
+  it('marks a 500 business refusal FAILED with its code at once; a 408 or 5xx past the retries stays pending', async () => {
+    const sim = createSimulator({ settleMs: 20 });
+    const journal = new InMemoryJournal();
+    const momo = sim.client({ journal, maxRetries: 0 });
+    // The account takes EUR only: the provider answers 500 INVALID_CURRENCY, never retried.
+    const refused = await momo.disbursement.deposit({ ...body(), currency: 'GHS' }).catch((e) => e);
+    expect(refused).toMatchObject({ status: 500, code: 'INVALID_CURRENCY' });
+    const deposits = sim.requests.filter((r) => r.path === '/disbursement/v1_0/deposit');
+    expect(deposits).toHaveLength(1);
+    expect(await journal.get(refused.referenceId)).toMatchObject({
+      outcome: 'FAILED',
+      reason: 'INVALID_CURRENCY',
+    });
+
+    for (const [status, code] of [
+      [408, 'REQUEST_TIMEOUT'],
+      [500, 'INTERNAL_PROCESSING_ERROR'],
+    ] as const) {
+      sim.inject({
+        kind: 'status',
+        status,
+        body: { code, message: 'later' },
+        match: 'POST /disbursement/v1_0/deposit',
+      });
+      const unknown = await momo.disbursement.deposit(body()).catch((e) => e);
+      expect(unknown).toMatchObject({ status, code });
+      // Not known yet: pending, for a lookup (resume) to settle.
+      expect(await journal.get(unknown.referenceId)).not.toHaveProperty('outcome');
+      expect((await momo.journal.pending()).map((e) => e.referenceId)).toEqual([
+        unknown.referenceId,
+      ]);
+      await journal.finish(unknown.referenceId, 'NOT_FOUND', Date.now()); // as resume() would, later
+    }
   });
 
   it('resumes an operation the service never received as NOT_FOUND (safe to send again)', async () => {
