@@ -1,18 +1,20 @@
 import { ValidationError } from '../errors';
+import { MAX_NAME_LENGTH, nameProblem } from './key-rules';
 
 /** Longest batch id (a file store also refuses one whose encoded file name is too long). */
-export const MAX_BATCH_ID_LENGTH = 200;
+export const MAX_BATCH_ID_LENGTH = MAX_NAME_LENGTH;
 
-/** A batch id is a non-empty string of at most 200 characters; anything else is refused. */
+/**
+ * A batch id is a non-empty string of at most 200 characters, well-formed, without
+ * control characters (key-rules.ts); anything else is refused.
+ */
 export function checkBatchId(id: unknown, field = 'id'): asserts id is string {
   const problem =
     typeof id !== 'string'
       ? 'must be a string'
       : id.length === 0
         ? 'must not be empty'
-        : id.length > MAX_BATCH_ID_LENGTH
-          ? `must be at most ${MAX_BATCH_ID_LENGTH} characters`
-          : undefined;
+        : nameProblem(id);
   if (problem) throw new ValidationError([{ path: field, message: problem }]);
 }
 
