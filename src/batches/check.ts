@@ -1,6 +1,7 @@
 import { ValidationError, type ValidationIssue } from '../errors';
 import { parseWith } from '../schemas/validate';
 import { checkBatchId } from './batch-id';
+import { nameProblem } from './key-rules';
 import { type BatchOperationSpec, batchOperation } from './operations';
 import { checkSecret } from './reference-id';
 import type { BatchRunOptions } from './types';
@@ -90,6 +91,8 @@ export function checkItem(item: unknown, defaultOperation: string): ItemCheck {
   });
   const one = (path: string, message: string) => reject([{ path, message }]);
   if (typeof key !== 'string' || key.length === 0) return one('key', 'must be a non-empty string');
+  const keyProblem = nameProblem(key); // before anything is read or written under it
+  if (keyProblem) return one('key', keyProblem);
   const spec = batchOperation(operation);
   if (!spec) return one('operation', unknownOperation());
   if (callbackUrl !== undefined && !isHttpUrl(callbackUrl)) {

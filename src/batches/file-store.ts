@@ -1,14 +1,17 @@
 import type { BatchOutcome, BatchRecord, BatchStore } from '../contracts/batch-store';
 import { ValidationError } from '../errors';
-import { batchFileName, checkBatchId } from './batch-id';
+import { batchFileName, checkBatchId, legacyBatchFileName } from './batch-id';
 import { LocalHandle, type LocalLog } from './local-handle';
 
 /** node:fs and node:path, loaded at first use: the main entry imports no Node module. */
 const fsModule = () => process.getBuiltinModule('node:fs');
 const pathModule = () => process.getBuiltinModule('node:path');
+const sha256Hex = (text: string) =>
+  process.getBuiltinModule('node:crypto').createHash('sha256').update(text, 'utf8').digest('hex');
 
 /**
- * A batch store in a folder: one append-only JSON-lines file per batch. Each intent is
+ * A batch store in a folder: one append-only JSON-lines file per batch (its name: see
+ * fileNameOf, batch-id.ts). Each intent is
  * written and flushed to disk (fdatasync) before the item's first send; outcomes are
  * appended without a flush (one lost costs a lookup on the re-run). A crash mid-write
  * leaves a torn last line, which the next open ignores and cuts off. One process per
@@ -22,10 +25,9 @@ export function fileBatchStore(dir: string): BatchStore {
   return {
     async open(id) {
       checkBatchId(id);
-      const fileName = batchFileName(id);
       let handle = open.get(id);
       if (!handle) {
-        const file = prepare(dir, fileName);
+        const file = prepare(dir, fileNameOf(dir, id));
         const log = appendLog(file, () => open.delete(id));
         handle = new LocalHandle(id, log, load(file));
         open.set(id, handle);
@@ -33,6 +35,23 @@ export function fileBatchStore(dir: string): BatchStore {
       return handle;
     },
   };
+}
+
+/**
+ * The batch's file name: the one an earlier release wrote for exactly this id when the
+ * folder holds it (listed under that exact name: on a case-insensitive file system
+ * `batch-payroll.jsonl` of batch `payroll` must not be taken for batch `Payroll`), used in
+ * place (not renamed, so that the earlier release still finds it); else the
+ * collision-free name of batchFileName.
+ */
+function fileNameOf(dir: string, id: string): string {
+  const fs = fsModule();
+  const legacy = legacyBatchFileName(id);
+  const current = batchFileName(id, sha256Hex);
+  if (legacy === undefined || legacy === current) return current;
+  const path = pathModule().join(dir, legacy);
+  if (!fs.existsSync(path)) return current;
+  return fs.readdirSync(dir).includes(legacy) ? legacy : current;
 }
 
 /** The batch's file path, its folder created (and flushed, so the new file's entry lasts). */

@@ -60,6 +60,8 @@ export interface Config {
   telemetry: Telemetry | undefined;
   /** The specification's form (default) or the provider documents' form. */
   compat: Compat;
+  /** Option `simulatorTags`: creating calls carry their tag to the simulator (core/simulator-tag.ts). */
+  simulatorTags: boolean;
   scrubber: SecretScrubber;
   /** Credentials of a product, or the ValidationError saying which is missing. */
   credentials(product: ProductName): Credentials;
@@ -159,6 +161,11 @@ export function resolveConfig(options: MomoClientOptions): Config {
     'compat',
     "must be 'spec' or 'provider'",
   );
+  need(
+    options.simulatorTags === undefined || typeof options.simulatorTags === 'boolean',
+    'simulatorTags',
+    'must be true or false',
+  );
   if (issues.length > 0) throw new ValidationError(issues);
 
   const scrubber = new SecretScrubber();
@@ -202,6 +209,7 @@ export function resolveConfig(options: MomoClientOptions): Config {
     hooks: { ...hooks },
     telemetry: options.telemetry,
     compat: options.compat ?? 'spec',
+    simulatorTags: options.simulatorTags === true,
     scrubber,
     credentials,
     subscriptionKey: (product) => {

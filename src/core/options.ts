@@ -80,6 +80,13 @@ export interface MomoClientOptions {
   maxRetries?: number | undefined;
   /** How `wait()` polls; defaults 1 000 ms first delay, 15 000 ms at most, 300 000 ms deadline. */
   polling?: PollingOptions | undefined;
+  /**
+   * For the SDK's simulator only: creating calls that have a `tag` (a batch's rows are
+   * tagged `<batch id>/<item key>`) send it in `X-Momo-Simulator-Tag`, so that the
+   * simulator's page shows batches. Default false: no tag ever leaves the client, whatever
+   * a server answers. `sim.client()` sets it; never set it for a real provider.
+   */
+  simulatorTags?: boolean | undefined;
   /** Your own fetch (a proxy, a test double); it always wins over the built-in Node transport. */
   fetch?: typeof globalThis.fetch | undefined;
   /** Receives log lines (never a secret); `console` works. */

@@ -88,7 +88,7 @@ function checkOptions(
   if (options.tag !== undefined) {
     if (!op.creates) bad('tag', 'is only for creating calls');
     else if (!isTag(options.tag)) {
-      bad('tag', 'must be 1 to 256 characters, without control characters');
+      bad('tag', `must be 1 to ${MAX_TAG} characters, well-formed, without control characters`);
     }
   }
   if (options.callbackUrl !== undefined) {
@@ -128,14 +128,19 @@ function checkOptions(
   return issues;
 }
 
-/** A journal entry's caller tag: printable and bounded (it is stored with every entry). */
+/** A batch's tag is `<batch id>/<item key>`: each at most 200 characters (DESIGN 9.2). */
+const MAX_TAG = 401;
+/** A lone surrogate (half of a character): no encoding can carry it. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** A journal entry's caller tag: printable, well-formed and bounded (it is stored with every entry). */
 function isTag(tag: unknown): boolean {
-  if (typeof tag !== 'string' || tag.length === 0 || tag.length > 256) return false;
+  if (typeof tag !== 'string' || tag.length === 0 || tag.length > MAX_TAG) return false;
   for (let i = 0; i < tag.length; i++) {
     const code = tag.charCodeAt(i);
-    if (code < 0x20 || code === 0x7f) return false;
+    if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return false;
   }
-  return true;
+  return !LONE_SURROGATE.test(tag);
 }
 
 /** RFC 9110 field names (tokens) and values: what any HTTP stack would refuse to send. */

@@ -11,7 +11,7 @@ import type { Operation } from './operation';
 import type { Answer } from './port';
 import { type RetryHooks, type RetryPolicy, withRetries } from './retry';
 import { ChosenSender, type NodePath } from './sender';
-import { SIMULATOR_HEADER, TAG_HEADER } from './simulator-tag';
+import { TAG_HEADER } from './simulator-tag';
 
 export type { Authorizer, CallInput, CallResult };
 
@@ -25,8 +25,6 @@ export class Transport {
   readonly #auth: Authorizer;
   readonly #sender: ChosenSender;
   readonly #admission: Admission;
-  /** Whether the first answer said the server is the simulator (simulator-tag.ts). */
-  #simulator: boolean | undefined;
 
   constructor(
     config: Config,
@@ -211,7 +209,8 @@ export class Transport {
     const { onRequest, onResponse } = config.hooks;
     const headers = headersOf(plan, config);
     const tag = plan.options.tag;
-    if (tag !== undefined && this.#simulator) headers[TAG_HEADER] = encodeURIComponent(tag);
+    // Only when the client was set up for the simulator (option simulatorTags), never inferred.
+    if (tag !== undefined && config.simulatorTags) headers[TAG_HEADER] = encodeURIComponent(tag);
     const started = onResponse && Date.now();
     if (config.debug)
       config.log('debug', `${op.method} ${path}`, { operation: op.name, referenceId });
@@ -240,7 +239,6 @@ export class Transport {
       }
       throw failure;
     }
-    this.#simulator ??= answer.headers.get(SIMULATOR_HEADER) !== null;
     if (onResponse) {
       const durationMs = Date.now() - (started as number);
       callHook(onResponse, { ...requestInfo(plan, n), status: answer.status, durationMs });

@@ -3,9 +3,6 @@ import { fingerprint } from '../batches/reference-id';
 import type { OutboxIntent } from '../contracts/outbox-store';
 import { ValidationError, type ValidationIssue } from '../errors';
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
-const CONTROL = /[\u0000-\u001f\u007f]/;
-
 /** An intent once checked: what an outbox store records, with its body's fingerprint. */
 export interface CheckedOutboxIntent extends OutboxIntent {
   /** SHA-256 (hex) of the operation and the body's canonical JSON: a reused key with another body shows. */
@@ -14,7 +11,8 @@ export interface CheckedOutboxIntent extends OutboxIntent {
 
 /**
  * For outbox store implementers (`db.outbox.enqueue` uses it): checks an intent exactly as
- * a batch item is checked (a non-empty `key`, a creating `operation` with a status lookup,
+ * a batch item is checked (a non-empty `key` of at most 200 characters, well-formed,
+ * without control characters, a creating `operation` with a status lookup,
  * the `body` against the method's own schema, the `callbackUrl`'s form) and fingerprints
  * it. Bad input: a ValidationError naming the field, nothing stored or sent.
  */
@@ -32,11 +30,6 @@ export async function checkOutboxIntent(input: unknown): Promise<CheckedOutboxIn
   }
   const check = checkItem(input, String(operation));
   if (!check.ok) throw new ValidationError(check.issues.map(inOutboxWords));
-  // The key is sent as the call's tag (1 to 256 characters, no control characters).
-  if (check.key.length > 200 || CONTROL.test(check.key)) {
-    const message = 'must be at most 200 characters, without control characters';
-    throw new ValidationError([{ path: 'key', message }]);
-  }
   const { body, callbackUrl } = input as { body: unknown; callbackUrl?: string };
   return {
     key: check.key,

@@ -10,6 +10,10 @@ import {
 import type { PostgresConnection, PostgresPoolClient } from './connection';
 import { inTransaction } from './transaction';
 
+/** Well-formed (no lone surrogate), no C0, DEL or C1 control character (DESIGN 9.2). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
+const BATCH_ID = /^[^\p{Cs}\u0000-\u001f\u007f-\u009f]*$/u;
+
 /** Records read per query by `records()`: bounded memory whatever the batch's size. */
 const PAGE = 500;
 const RECORD_COLUMNS =
@@ -34,8 +38,9 @@ export class PostgresBatchStore implements BatchStore {
   }
 
   async open(id: string): Promise<BatchHandle> {
-    if (typeof id !== 'string' || id.length === 0 || id.length > 200) {
-      const message = 'must be a non-empty string of at most 200 characters';
+    if (typeof id !== 'string' || id.length === 0 || id.length > 200 || !BATCH_ID.test(id)) {
+      const message =
+        'must be a non-empty string of at most 200 characters, well-formed, without control characters';
       throw new ValidationError([{ path: 'id', message }]);
     }
     return new PostgresBatchHandle(id, this.#db, this.#leaseMs);

@@ -10,6 +10,10 @@ import {
 import { CLAIM, GET, READ, RECORD_INTENT, RECORD_OUTCOME, RELEASE } from './batch-scripts';
 import { optionError, type RedisClient, RedisConnection, type RedisOptions } from './connection';
 
+/** Well-formed (no lone surrogate), no C0, DEL or C1 control character (DESIGN 9.2). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
+const BATCH_ID = /^[^\p{Cs}\u0000-\u001f\u007f-\u009f]*$/u;
+
 /** Options of `redisBatchStore(client, options)`. */
 export interface RedisBatchStoreOptions extends RedisOptions {
   /**
@@ -49,8 +53,9 @@ export class RedisBatchStore implements BatchStore {
   }
 
   async open(id: string): Promise<BatchHandle> {
-    if (typeof id !== 'string' || id.length === 0 || id.length > 200) {
-      const message = 'must be a non-empty string of at most 200 characters';
+    if (typeof id !== 'string' || id.length === 0 || id.length > 200 || !BATCH_ID.test(id)) {
+      const message =
+        'must be a non-empty string of at most 200 characters, well-formed, without control characters';
       throw new ValidationError([{ path: 'id', message }]);
     }
     // Encoded: no brace or colon of the id can move the hash tag or meet another batch's keys.

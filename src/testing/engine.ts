@@ -118,7 +118,7 @@ export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
     if (fault?.kind === 'drop-before-processing') return DROP;
     if (fault?.kind === 'status') return faultResponse(fault.status, fault.body, fault.headers);
     const response = await respond(request, method, path, text, recording);
-    response.headers.set(SIMULATOR_HEADER, '1'); // so that a client sends caller tags (core/simulator-tag.ts)
+    response.headers.set(SIMULATOR_HEADER, '1'); // says what it is; no client infers anything from it
     if (fault?.kind === 'delay') await new Promise((resolve) => setTimeout(resolve, fault.ms));
     return fault?.kind === 'drop-after-processing' ? DROP : response;
   }

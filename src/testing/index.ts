@@ -97,6 +97,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
         apiUser: { id: apiUser.id, key: apiUser.key },
         polling: { initialDelayMs: 20, maxDelayMs: 200, timeoutMs: 30_000 },
         fetch: simulatorFetch,
+        simulatorTags: true, // a batch's rows show on the page (docs/simulator.md)
         ...overrides,
       });
     },

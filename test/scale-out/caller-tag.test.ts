@@ -26,7 +26,7 @@ describe("a journal entry says whose payment it is (the caller's tag)", () => {
   it('a bad tag, or a tag on a call that creates nothing, is refused naming options.tag, and nothing is sent', async () => {
     const sim = createSimulator();
     const momo = sim.client();
-    for (const tag of ['', 'line\nbreak', 'x'.repeat(257), 7 as unknown as string]) {
+    for (const tag of ['', 'line\nbreak', 'x'.repeat(402), 'lone \ud800', 7 as unknown as string]) {
       const error = await momo.disbursement.transfer(transfer('o'), { tag }).catch((e) => e);
       expect(isValidationError(error)).toBe(true);
       expect(error.issues.map((i: { path: string }) => i.path)).toEqual(['options.tag']);

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // The payer's phone page shows batches: its state JSON (each `state` event of
 // /_simulator/events) groups the transactions whose caller tag names a batch. The tag
-// reaches the simulator from any client (its own transport or a fetch), and only once
-// the server's first answer said it is the simulator.
+// reaches the simulator only from a client set up for it (`simulatorTags: true`, which
+// sim.client() sets), never because a server's answers say it is the simulator.
 const sim = createSimulator({ settleMs: 20 });
 let server: ListeningServer;
 
@@ -111,29 +111,41 @@ describe('batches in the page state', () => {
     expect(after.batches[0]?.counts).toEqual({ PENDING: 0, SUCCESSFUL: 2, FAILED: 1 });
   });
 
-  it('sends no tag to a server that does not say it is the simulator', async () => {
-    // The same client, but every answer loses the simulator's mark: as a real provider's.
-    const unmarked = async (input: RequestInfo | URL, init?: RequestInit) => {
-      const response = await sim.fetch(input, init);
-      const headers = new Headers(response.headers);
-      headers.delete('x-momo-simulator');
-      return new Response(response.body, { status: response.status, headers });
-    };
-    const momo = sim.client({ fetch: unmarked as typeof fetch });
-    const before = sim.requests.length;
-    const report = await momo.batches.run([row('a-1', '10', '46733123999')], {
-      id: 'unmarked',
-      operation: 'disbursement.transfer',
-      store: memoryBatchStore(),
-    });
-    expect(report.summary.successful).toBe(1);
-    const sent = sim.requests.slice(before).filter((r) => r.method === 'POST');
-    expect(sent.length).toBeGreaterThan(0);
-    for (const request of sent) expect(request.headers).not.toHaveProperty('x-momo-simulator-tag');
-    expect((await pageState()).batches.map((b) => b.id)).not.toContain('unmarked');
+  it('a client without simulatorTags sends no tag, though every answer says X-Momo-Simulator', async () => {
+    // The upstream marks every answer as the simulator's (a misconfigured gateway could
+    // too): a client not set up for the simulator must not hand it `<batch id>/<key>`.
+    const { targetEnvironment, subscriptionKey, apiUser } = sim.credentials;
+    const clients = [
+      new MomoClient({
+        baseUrl: server.url,
+        targetEnvironment,
+        subscriptionKey,
+        apiUser: { id: apiUser.id, key: apiUser.key },
+        polling: { initialDelayMs: 20, maxDelayMs: 200 },
+      }),
+      sim.client({ simulatorTags: false }),
+    ];
+    for (const [i, momo] of clients.entries()) {
+      const before = sim.requests.length;
+      const report = await momo.batches.run([row('secret-key', '10', '46733123999')], {
+        id: `untagged-${i}`,
+        operation: 'disbursement.transfer',
+        store: memoryBatchStore(),
+      });
+      expect(report.summary.successful).toBe(1);
+      const answered = sim.requests.slice(before);
+      const sent = answered.filter((r) => r.method === 'POST' && !r.path.includes('token'));
+      expect(sent.length).toBeGreaterThan(0);
+      for (const request of answered) {
+        expect(request.headers).not.toHaveProperty('x-momo-simulator-tag');
+        expect(JSON.stringify(request)).not.toContain(`untagged-${i}`); // the batch id
+      }
+      expect(sim.transaction(report.items[0]?.referenceId ?? '')?.tag).toBeUndefined();
+      expect((await pageState()).batches.map((b) => b.id)).not.toContain(`untagged-${i}`);
+    }
   });
 
-  it("shows a batch run by a partner's own client over HTTP (the Node transport)", async () => {
+  it("shows a batch run by a partner's own client over HTTP (the Node transport) set up with simulatorTags", async () => {
     const { targetEnvironment, subscriptionKey, apiUser } = sim.credentials;
     const momo = new MomoClient({
       baseUrl: server.url,
@@ -141,6 +153,7 @@ describe('batches in the page state', () => {
       subscriptionKey,
       apiUser: { id: apiUser.id, key: apiUser.key },
       polling: { initialDelayMs: 20, maxDelayMs: 200 },
+      simulatorTags: true,
     });
     const report = await momo.batches.run([row('n-1', '12', '46733123999')], {
       id: 'own-client',

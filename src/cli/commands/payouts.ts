@@ -19,6 +19,7 @@ import {
   SETTLE_ALLOWANCE_S,
   summaryText,
 } from '../payouts/summary';
+import { simulatorTagsFromEnv } from '../simulator-tags';
 
 const OPERATIONS = Object.keys(CSV_OPERATIONS) as CsvOperation[];
 
@@ -56,6 +57,10 @@ key), payerMessage, payeeNote. Other columns are carried to the results.
 Reference ids are derived from the batch id and the key with MOMO_BATCH_SECRET (at
 least 16 characters) when set, else with a key derived from the API key: deleting the
 state folder loses the progress shown, never the guarantee.
+
+Against a plain-http loopback base URL (the simulator), each row's batch id and key go
+along, for the simulator's page; MOMO_SIMULATOR_TAGS=1 or 0 says so or not outright.
+Nothing is inferred from the server's answers.
 
 Exit codes: 0 every row ended (SUCCESSFUL, FAILED, REJECTED or SKIPPED); 2 bad usage,
 an unreadable or malformed file, or rows that disagree with what the batch sent
@@ -103,7 +108,7 @@ export const payoutsCommand = defineCommand({
     const dryRun = args.flag('dry-run');
     const product = operation.split('.')[0] as ProductName;
     const lookup = rates.lookupRate === undefined ? {} : { lookupRate: rates.lookupRate };
-    const momo = clientFromEnv(io, args, product, lookup);
+    const momo = clientFromEnv(io, args, product, { ...lookup, ...simulatorTagsFromEnv(io, args) });
     const secret = batchSecret(io.env, product);
 
     const store = fileBatchStore(join(args.text('state-dir') ?? '.momo', 'batches'));

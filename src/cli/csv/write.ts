@@ -2,10 +2,18 @@
  * RFC 4180 output: fields quoted when they hold a comma, a quote or a line break (quotes
  * doubled), records ended by CRLF.
  *
- * Formula guard (on by default): a cell that a spreadsheet would run as a formula (it
- * begins with `=`, `+`, `-`, `@`, a tab or a carriage return) is written with a leading
- * `'`, as OWASP advises, unless it is a plain number (`-5`, `+233244000000`, `10.50`),
- * which a spreadsheet reads as a number: amounts and MSISDNs stay as they are.
+ * Formula guard (on by default; OWASP's CSV injection advice: a leading `'`). A cell is
+ * guarded when a spreadsheet could read any part of it as a formula:
+ * - it begins with a tab or a carriage return;
+ * - after leading white space, line breaks and quotes it begins with `=`, `+`, `-`, `@`
+ *   or their full-width forms `＝ ＋ － ＠`;
+ * - a separator a spreadsheet may split at (`,` `;` `|`, a tab, a line break) is
+ *   followed, after white space and quotes, by one of those (`x;=HYPERLINK(..)` splits
+ *   into a formula where `;` separates fields).
+ * A guarded cell gets a leading `'`, and each formula start after a separator inside it
+ * one too (`'x;'=HYPERLINK(..)`), so that the piece a split makes is text as well.
+ * A plain number (`-5`, `+233244000000`, `10.50`: a whole cell, or a piece between
+ * separators) is no formula: amounts and MSISDNs are written as they are.
  */
 
 export interface CsvWriteOptions {
@@ -14,15 +22,33 @@ export interface CsvWriteOptions {
 }
 
 const NEEDS_QUOTES = /[",\r\n]/;
-const FORMULA_START = /^[=+\-@\t\r]/;
+/** Cheap first look: no character that could start a formula, no guard. */
+const MAYBE_FORMULA = /[=+\-@＝＋－＠\t\r]/;
 const PLAIN_NUMBER = /^[+-]?\d+(\.\d+)?$/;
+/**
+ * A formula start: at the cell's start or after a separator, past white space (Unicode's,
+ * line breaks included) and quotes. Group 1: what comes before the starter; group 2: the
+ * starter and the rest of its piece (up to the next separator), to tell a plain number.
+ */
+const FORMULA_START = /(^|[,;|\t\r\n])([\s"']*)([=+\-@＝＋－＠][^,;|\t\r\n]*)/gu;
+
+/** The cell guarded, or undefined when no part of it could be read as a formula. */
+function guard(value: string): string | undefined {
+  if (!MAYBE_FORMULA.test(value)) return undefined;
+  let found = value.startsWith('\t') || value.startsWith('\r');
+  const guarded = value.replace(FORMULA_START, (whole, separator, space, piece: string, at) => {
+    if (PLAIN_NUMBER.test(piece.trimEnd())) return whole;
+    found = true;
+    // The cell's own start gets its `'` first of all (below); a later piece right before it.
+    return at === 0 && separator === '' ? `'${space}${piece}` : `${separator}${space}'${piece}`;
+  });
+  if (!found) return undefined;
+  return guarded.startsWith("'") ? guarded : `'${guarded}`;
+}
 
 /** One field as written in a CSV file. */
 export function csvField(value: string, options: CsvWriteOptions = {}): string {
-  const guarded =
-    options.formulaGuard !== false && FORMULA_START.test(value) && !PLAIN_NUMBER.test(value)
-      ? `'${value}`
-      : value;
+  const guarded = (options.formulaGuard !== false && guard(value)) || value;
   return NEEDS_QUOTES.test(guarded) ? `"${guarded.replaceAll('"', '""')}"` : guarded;
 }
 

@@ -1,8 +1,9 @@
-import { open, readdir, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { readdir, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { BatchReportItem } from '../../batches/types';
 import type { BatchHandle } from '../../contracts/batch-store';
 import { csvLine, LineWriter } from '../csv';
+import { commitTemporary, discardTemporary, openTemporary, temporaryOwner } from '../private-file';
 import { payoutRecords, RESULT_COLUMNS } from './rows';
 
 /** What the results say of one row. */
@@ -69,15 +70,15 @@ export class ResultsFile {
 
   /**
    * Removes the temporary files that runs killed mid-writing left beside the results
-   * (`<out>.<pid>.tmp` of a process that is gone): a SIGKILL cannot clean up, so
+   * (`<out>.<pid>.<random>.tmp` of a process that is gone): a SIGKILL cannot clean up, so
    * without this each crash that lands mid-writing leaves one more beside the results.
    */
   async removeLeftovers(): Promise<void> {
-    const prefix = `${basename(this.#out)}.`;
     const names = await readdir(dirname(this.#out)).catch(() => [] as string[]);
     for (const name of names) {
-      const pid = name.startsWith(prefix) ? /^(\d+)\.tmp$/.exec(name.slice(prefix.length)) : null;
-      if (pid && !alive(Number(pid[1]))) await rm(join(dirname(this.#out), name), { force: true });
+      const pid = temporaryOwner(this.#out, name);
+      if (pid !== undefined && !alive(pid))
+        await rm(join(dirname(this.#out), name), { force: true });
     }
   }
 
@@ -120,8 +121,8 @@ export class ResultsFile {
   }
 
   async #writeOnce(stateOf: (key: string, index: number) => RowState | Promise<RowState>) {
-    const temp = `${this.#out}.${process.pid}.tmp`;
-    const file = await open(temp, 'w');
+    const temp = await openTemporary(this.#out); // exclusive, private, unguessable
+    const { file } = temp;
     try {
       const lines = new LineWriter(file);
       let index = 0;
@@ -140,14 +141,11 @@ export class ResultsFile {
         if (full) await full;
       }
       await lines.flush();
-      await file.datasync();
     } catch (error) {
-      await file.close();
-      await rm(temp, { force: true });
+      await discardTemporary(temp);
       throw error;
     }
-    await file.close();
-    await rename(temp, this.#out);
+    await commitTemporary(temp, this.#out);
   }
 }
 

@@ -1,3 +1,4 @@
+import { nameProblem } from '../../batches/key-rules';
 import type { BatchItem } from '../../batches/types';
 import { CsvError, type CsvRecord, readCsvRecords } from '../csv';
 
@@ -84,6 +85,8 @@ export function rowItem(record: CsvRecord, operation: CsvOperation): BatchItem {
   const v = record.values;
   const key = v.key ?? '';
   if (key.trim() === '') throw rowError(record, 'key', 'is blank: every row needs a unique key');
+  const keyProblem = nameProblem(key); // DESIGN 9.2, as the library's batches check it
+  if (keyProblem) throw rowError(record, 'key', keyProblem);
   const amount = v.amount ?? '';
   if (!AMOUNT.test(amount)) {
     throw rowError(

@@ -1,10 +1,11 @@
-import { access, constants, rename, rm, writeFile } from 'node:fs/promises';
+import { access, constants } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { ValidationError } from '../../errors';
 import { RecordChecks } from '../../reconcile/records';
 import type { ReconcileItem, ReconcileRecord } from '../../reconcile/types';
 import { CsvError, csvLine, readCsvRecords } from '../csv';
 import { CliFailure, ExitCode } from '../output';
+import { replaceFile } from '../private-file';
 
 /** The columns a books file must have; `status`, `amount` and `currency` are optional. */
 const REQUIRED = ['referenceId', 'operation'] as const;
@@ -115,14 +116,7 @@ export async function writeReport(
     const cells = columns.map((name) => item.record.values[name] ?? '');
     lines.push(csvLine([...cells, item.found?.status ?? '', item.verdict, reasonOf(item)]));
   }
-  const temporary = `${out}.${process.pid}.tmp`;
-  try {
-    await writeFile(temporary, lines.join(''));
-    await rename(temporary, out);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  await replaceFile(out, lines.join('')); // a private temporary file, renamed over it
 }
 
 /** The verdict's reason, else the provider's reason code for a FAILED one. */

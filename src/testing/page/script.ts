@@ -23,20 +23,24 @@ export const PAGE_SCRIPT = String.raw`'use strict';
     return node;
   }
 
-  /** Keeps one child per key: new ones created, gone ones removed, all updated, in order. */
+  /**
+   * Keeps one child per key: new ones created, gone ones removed, all updated, in order.
+   * Keys are names from outside (a batch id may be "constructor" or "__proto__"): Maps,
+   * never plain objects, so that no key meets a property of Object.prototype.
+   */
   function sync(container, items, keyOf, create, update) {
-    var existing = {};
-    Array.prototype.forEach.call(container.children, function (child) { existing[child.dataset.key] = child; });
-    var wanted = {};
+    var existing = new Map();
+    Array.prototype.forEach.call(container.children, function (child) { existing.set(child.dataset.key, child); });
+    var wanted = new Set();
     items.forEach(function (item, index) {
       var key = String(keyOf(item));
-      wanted[key] = true;
-      var node = existing[key];
+      wanted.add(key);
+      var node = existing.get(key);
       if (!node) { node = create(item); node.dataset.key = key; }
       update(node, item);
       if (container.children[index] !== node) container.insertBefore(node, container.children[index] || null);
     });
-    Object.keys(existing).forEach(function (key) { if (!wanted[key]) container.removeChild(existing[key]); });
+    existing.forEach(function (node, key) { if (!wanted.has(key)) container.removeChild(node); });
   }
 
   function post(path, method, body) {
@@ -59,7 +63,7 @@ export const PAGE_SCRIPT = String.raw`'use strict';
   function statusText(item) { return item.status + (item.reason ? ' (' + item.reason + ')' : ''); }
 
   function decide(item, verdict) {
-    var next = document.querySelector('#pending > li:not([data-key="' + item.id + '"]) button.approve');
+    var next = document.querySelector('#pending > li:not([data-key="' + CSS.escape(item.id) + '"]) button.approve');
     post('operations/' + encodeURIComponent(item.id) + '/' + verdict).then(function (result) {
       var status = result.status || '';
       announce((verdict === 'approve' ? 'Approved ' : 'Declined ') + item.kind + ' ' + item.id + ': ' + status + '.');
