@@ -55,6 +55,7 @@ export type { Journal, JournalEntry, JournalOutcome, JournalRecord } from './con
 export type {
   OutboxClaim,
   OutboxIntent,
+  OutboxListing,
   OutboxOutcome,
   OutboxPayment,
   OutboxStatus,
@@ -100,11 +101,14 @@ export type { Submitted } from './products/product-api';
 export { Remittance } from './products/remittance';
 export type {
   ReconcileFound,
+  ReconcileFromStoreOptions,
   ReconcileItem,
   ReconcileOptions,
   ReconcileProgress,
   ReconcileRecord,
   ReconcileResult,
+  ReconcileStoreRecord,
+  ReconcileStores,
   ReconcileSummary,
   ReconcileVerdict,
 } from './reconcile/types';

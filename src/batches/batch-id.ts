@@ -39,6 +39,26 @@ export function batchFileName(id: string): string {
   return file;
 }
 
+/**
+ * The batch id a file of `batchFileName` is named for, or undefined for a file that is
+ * not a batch's (another name, or one `batchFileName` would not give).
+ */
+export function batchIdOfFileName(file: string): string | undefined {
+  const match = /^batch-(.+)\.jsonl$/.exec(file);
+  if (!match) return undefined;
+  let id: string;
+  try {
+    id = decodeURIComponent(match[1] as string);
+  } catch {
+    return undefined;
+  }
+  try {
+    return batchFileName(id) === file ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Most file systems cap a name at 255 bytes. */
 const MAX_FILE_NAME = 240;
 

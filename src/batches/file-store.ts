@@ -1,6 +1,6 @@
 import type { BatchOutcome, BatchRecord, BatchStore } from '../contracts/batch-store';
 import { ValidationError } from '../errors';
-import { batchFileName, checkBatchId } from './batch-id';
+import { batchFileName, batchIdOfFileName, checkBatchId } from './batch-id';
 import { LocalHandle, type LocalLog } from './local-handle';
 
 /** node:fs and node:path, loaded at first use: the main entry imports no Node module. */
@@ -31,6 +31,19 @@ export function fileBatchStore(dir: string): BatchStore {
         open.set(id, handle);
       }
       return handle;
+    },
+    async *batches() {
+      let names: string[];
+      try {
+        names = fsModule().readdirSync(dir);
+      } catch (error) {
+        if ((error as { code?: unknown }).code === 'ENOENT') return; // nothing recorded yet
+        throw error;
+      }
+      for (const name of names.sort()) {
+        const id = batchIdOfFileName(name);
+        if (id !== undefined) yield id;
+      }
     },
   };
 }

@@ -90,6 +90,8 @@ describe('momo-partner-sdk reconcile', { timeout: 60_000 }, () => {
         NOT_FOUND: 1,
         OTHER_PLATFORM: 0,
         ERROR: 0,
+        DUPLICATE: 0,
+        MISSING_FROM_BOOKS: 0,
       },
     });
     expect(await readFile(out, 'utf8')).toBe(report);
