@@ -118,3 +118,36 @@ export function expectEachReported(
   ]);
   expect(items[1]?.duplicateOf).toBe(0);
 }
+
+/** `sent.books` as a books CSV. */
+export function booksCsv(sent: SentByTheSdk): string {
+  const lines = sent.books.map((r) =>
+    [r.referenceId, r.operation, r.status ?? '', r.amount ?? '', r.currency ?? ''].join(','),
+  );
+  return `referenceId,operation,status,amount,currency\n${lines.join('\n')}\n`;
+}
+
+/** The CLI's report of `booksCsv(sent)` with `--from-store`: each reported, in order. */
+export function expectReport(sent: SentByTheSdk, report: string): void {
+  const { ids, batchId } = sent;
+  const missing = (id: string, where: string) =>
+    `${id},disbursement.transfer,,,,SUCCESSFUL,MISSING_FROM_BOOKS,"sent by the SDK (${where}`;
+  const lines = report.split('\r\n');
+  expect(lines[0]).toBe(
+    'referenceId,operation,status,amount,currency,providerStatus,verdict,reason',
+  );
+  expect(lines[1]).toBe(`${ids.a},disbursement.transfer,SUCCESSFUL,10,,SUCCESSFUL,MATCH,`);
+  expect(lines[2]).toBe(
+    `${ids.a},disbursement.transfer,SUCCESSFUL,10,,,DUPLICATE,the same referenceId as line 2 (reconciled there): the books list this payment twice`,
+  );
+  expect(lines[3]).toBe(
+    `${ids.b},disbursement.transfer,SUCCESSFUL,999999.99,EUR,SUCCESSFUL,MATCH,amount not compared: the provider's answer has none`,
+  );
+  const rest = [
+    missing(ids.c, `batch ${batchId}, key c, recorded SUCCESSFUL`),
+    ...(ids.outbox ? [missing(ids.outbox, 'the outbox, key order-1, recorded SUCCESSFUL')] : []),
+    missing(ids.direct, 'the journal, tag refund-7, recorded SUCCESSFUL'),
+  ];
+  expect(lines.slice(4, -1).map((line, i) => line.slice(0, rest[i]?.length))).toEqual(rest);
+  expect(lines.at(-1)).toBe('');
+}
