@@ -279,4 +279,28 @@ describe('momo-partner-sdk reconcile', { timeout: 60_000 }, () => {
         `${c},disbursement.transfer,,,,,SUCCESSFUL,MISSING_FROM_BOOKS,"sent by the SDK (batch payroll-nov, key c, recorded SUCCESSFUL), not in the books"\r\n`,
     );
   });
+
+  it('exit 3 when the store of --from-store cannot be reached: nothing looked up, no report', async () => {
+    const file = await books(
+      'nostore.csv',
+      `referenceId,operation\n${randomUUID()},disbursement.transfer\n`,
+    );
+    const before = since(sim.requests.length);
+    const [redis, postgres] = await Promise.all([
+      runCli(['reconcile', file, '--from-store', 'redis://127.0.0.1:9'], env()),
+      runCli(
+        ['reconcile', file, '--from-store', 'postgres://app:s3cret-pw@127.0.0.1:9/shop'],
+        env(),
+      ),
+    ]);
+    expect(redis.code, redis.stderr).toBe(3);
+    expect(redis.stderr).toContain('--from-store redis://127.0.0.1:9: cannot connect');
+    expect(postgres.code, postgres.stderr).toBe(3);
+    expect(postgres.stderr).toContain(
+      '--from-store postgres://app:***@127.0.0.1:9/shop: cannot list what it holds',
+    );
+    expectNoneOf(postgres, ['s3cret-pw']);
+    expect(since(before.all).lookups).toBe(0);
+    expect(existsSync(join(dir, 'nostore.report.csv'))).toBe(false);
+  });
 });

@@ -1,11 +1,11 @@
 import type { ProductName } from '../../core/options';
-import { isValidationError } from '../../errors';
+import { isMomoError, isValidationError } from '../../errors';
 import { reconcile } from '../../reconcile/reconcile';
 import type { ReconcileProgress, ReconcileSummary } from '../../reconcile/types';
 import { positiveInteger } from '../args';
 import { defineCommand } from '../command';
 import { CONNECTION_HELP, clientFromEnv, credentialFromEnv, PRODUCTS } from '../env';
-import { ExitCode, UsageError } from '../output';
+import { CliFailure, ExitCode, UsageError } from '../output';
 import { progressOn } from '../progress';
 import {
   booksRefused,
@@ -107,7 +107,10 @@ export const reconcileCommand = defineCommand({
         ...fromStore,
         onProgress: (p) => progress.update(`reconcile: ${counts(p)}`),
       }).catch((error: unknown) => {
-        throw isValidationError(error) ? booksRefused(file, rows, error) : error;
+        if (isValidationError(error)) throw booksRefused(file, rows, error);
+        // Lookups fail row by row: what stops the run here is the store's listing.
+        if (store && !isMomoError(error)) throw storeFailed(store.label, error);
+        throw error;
       });
       progress.done(`reconcile: ${counts({ ...result.summary, checked: result.summary.total })}`);
       await writeReport(out, columns, result.items, rows);
@@ -145,6 +148,15 @@ function configured(env: Readonly<Record<string, string | undefined>>): ProductN
     (['SUBSCRIPTION_KEY', 'API_USER', 'API_KEY'] as const).every(
       (name) => credentialFromEnv(env, product, name).value,
     ),
+  );
+}
+
+/** The store could not be read (unreachable, no such schema...): exit code 3. */
+function storeFailed(label: string, error: unknown): CliFailure {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new CliFailure(
+    `--from-store ${label}: cannot list what it holds (${reason})`,
+    ExitCode.api,
   );
 }
 
