@@ -1,8 +1,6 @@
 import type {
   BatchStore,
-  Journal,
   MomoClient,
-  OutboxListing,
   ReconcileItem,
   ReconcileRecord,
   ReconcileStoreRecord,
