@@ -11,7 +11,13 @@ import {
   expectReport,
   sendByEveryRoad,
 } from '../reconcile/store-scenario';
-import { type ConnectedClient, connectClient, LIBRARIES } from './support/clients';
+import {
+  CLUSTER_LIBRARIES,
+  type ConnectedClient,
+  connectClient,
+  LIBRARIES,
+} from './support/clients';
+import { RedisCluster } from './support/redis-cluster';
 import { describeWithRedis, RedisServer } from './support/redis-server';
 
 let prefixes = 0;
@@ -122,3 +128,40 @@ describeWithRedis('reconcile from the Redis state (real redis-server)', () => {
     }
   });
 });
+
+describeWithRedis(
+  'reconcile from the Redis state on a real 3-master Redis Cluster',
+  () => {
+    const { sim, url } = useLoopbackSimulator();
+    let cluster: RedisCluster;
+    beforeAll(async () => {
+      cluster = await RedisCluster.start();
+    }, 60_000);
+    afterAll(() => cluster?.dispose());
+
+    for (const library of CLUSTER_LIBRARIES) {
+      it(`${library}: the journal's entries and the batch store's batches are listed`, async () => {
+        const redis = await connectClient(library, cluster.urls.join(','));
+        const state = createRedisState(redis.client, { prefix: freshPrefix() });
+        try {
+          const momo = new MomoClient({
+            ...sim.credentials,
+            baseUrl: url(),
+            journal: state.journal,
+            polling: { initialDelayMs: 10, maxDelayMs: 50, timeoutMs: 10_000 },
+          });
+          const sent = await sendByEveryRoad(momo, sim, state.batchStore);
+          const result = await momo.reconcile(sent.books, {
+            journal: state.journal,
+            batchStore: state.batchStore,
+          });
+          expectEachReported(sent, result.items);
+        } finally {
+          await state.close();
+          await redis.close();
+        }
+      });
+    }
+  },
+  { cli: true },
+);
