@@ -38,9 +38,9 @@ names are checked next.
                     with anything else calling it: leave room for a live relay)
   --from-store <where>
                     also list what the SDK sent: file:<dir> (the batches of payouts
-                    --state-dir <dir>), redis://host:6379 (?prefix=, default momo:: its
-                    journal and batches) or postgres://user@host/db (?schema=, default
-                    momo: its journal, outbox and batches)
+                    --state-dir <dir>); redis://host:6379 (its journal and batches;
+                    ?prefix= the key prefix, default "momo:"); postgres://user@host/db
+                    (its journal, outbox and batches; ?schema= default "momo")
   --batch <id>      with --from-store: only this batch of the store (repeat for more;
                     default every batch it holds)
   --since <date>    with --from-store: only journal entries and outbox payments from
@@ -50,7 +50,8 @@ names are checked next.
 
 Exit codes: 0 every row got a verdict (whichever), 2 bad usage or an unreadable or
 malformed file (its line and column named; nothing looked up), 3 an API or connection
-error that stopped the run (e.g. refused credentials).
+error that stopped the run (e.g. refused credentials, a --from-store that cannot be
+reached).
 
 ${CONNECTION_HELP}`;
 
