@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -101,5 +101,22 @@ describe('momo.reconcile(books, { journal, batchStore }): what the books lack, t
     // Named batches need no listing.
     const named = await momo.reconcile([], { batchStore: withoutListing, batches: ['x'] });
     expect(named.items).toEqual([]);
+  });
+
+  it('a file batch store lists every batch by its id, whatever characters it has, and ignores other files', async () => {
+    const folder = join(dir, crypto.randomUUID());
+    const store = fileBatchStore(folder);
+    const listed = async (from: BatchStore) => {
+      const ids: string[] = [];
+      for await (const id of from.batches?.() ?? []) ids.push(id);
+      return ids.sort();
+    };
+    expect(await listed(store)).toEqual([]); // no folder yet
+    const ids = ['payroll-2026-11', 'Payroll/2026 ü', '.hidden', 'a%41', '東京'];
+    for (const id of ids) await store.open(id);
+    await writeFile(join(folder, 'notes.txt'), 'not a batch');
+    await writeFile(join(folder, 'batch-%zz.jsonl'), '');
+    expect(await listed(store)).toEqual([...ids].sort());
+    expect(await listed(fileBatchStore(folder))).toEqual([...ids].sort()); // another process
   });
 });
