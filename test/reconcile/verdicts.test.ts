@@ -200,4 +200,43 @@ describe('momo.reconcile(records): the books against the provider', () => {
     expect(result.items.map((item) => item.verdict)).toEqual(['MATCH']);
     expect(lookups(a.sim).length - before).toBe(2);
   });
+
+  it("a books amount or currency the provider's answer lacks: the verdict stands, its reason says what went unchecked", async () => {
+    const momo = a.client();
+    const bare = await momo.disbursement.transfer(transfer('5'));
+    const refused = await momo.disbursement.transfer(transfer('6'));
+    await Promise.all([bare.wait(), refused.wait()]);
+    const answer = (id: string, body: object) =>
+      a.sim.inject({
+        kind: 'status',
+        status: 200,
+        body,
+        match: `GET /disbursement/v1_0/transfer/${id}`,
+      });
+    answer(bare.referenceId, { status: 'SUCCESSFUL', financialTransactionId: '1' });
+    answer(refused.referenceId, { status: 'SUCCESSFUL', currency: 'EUR' });
+    const result = await momo.reconcile([
+      {
+        referenceId: bare.referenceId,
+        operation: 'disbursement.transfer',
+        status: 'SUCCESSFUL',
+        amount: '999999.99',
+        currency: 'EUR',
+      },
+      {
+        referenceId: refused.referenceId,
+        operation: 'disbursement.transfer',
+        status: 'FAILED',
+        amount: '6',
+        currency: 'EUR',
+      },
+    ]);
+    expect(result.items.map((item) => [item.verdict, item.reason])).toEqual([
+      ['MATCH', "amount and currency not compared: the provider's answer has neither"],
+      [
+        'MISMATCH',
+        "status: books FAILED, provider SUCCESSFUL; amount not compared: the provider's answer has none",
+      ],
+    ]);
+  });
 });
