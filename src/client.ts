@@ -8,7 +8,13 @@ import { Consent } from './products/consent';
 import { Disbursement } from './products/disbursement';
 import { Remittance } from './products/remittance';
 import { reconcile } from './reconcile/reconcile';
-import type { ReconcileOptions, ReconcileRecord, ReconcileResult } from './reconcile/types';
+import type {
+  ReconcileFromStoreOptions,
+  ReconcileOptions,
+  ReconcileRecord,
+  ReconcileResult,
+  ReconcileStoreRecord,
+} from './reconcile/types';
 import { type ClientJournal, JournalView } from './scale-out/client-journal';
 
 /**
@@ -74,12 +80,23 @@ export class MomoClient {
    * The partner's books against the provider: each record looked up (on the platform its
    * journal entry names, within the client's lookup budget) and given a verdict. Every
    * record is checked before the first lookup: a bad one is a ValidationError naming it.
-   * See docs/reconcile.md.
+   * A reference id the books list twice is `DUPLICATE`. With a `journal`, `outbox` or
+   * `batchStore`, the payments they hold that no record names are added after the
+   * records (`MISSING_FROM_BOOKS`, their records `ReconcileStoreRecord`s). See
+   * docs/reconcile.md.
    */
   reconcile<R extends ReconcileRecord>(
     records: Iterable<R> | AsyncIterable<R>,
+    options: ReconcileFromStoreOptions,
+  ): Promise<ReconcileResult<R | ReconcileStoreRecord>>;
+  reconcile<R extends ReconcileRecord>(
+    records: Iterable<R> | AsyncIterable<R>,
     options?: ReconcileOptions,
-  ): Promise<ReconcileResult<R>> {
+  ): Promise<ReconcileResult<R>>;
+  reconcile<R extends ReconcileRecord>(
+    records: Iterable<R> | AsyncIterable<R>,
+    options?: ReconcileOptions | ReconcileFromStoreOptions,
+  ): Promise<ReconcileResult<R | ReconcileStoreRecord>> {
     return reconcile(this, records, options);
   }
 

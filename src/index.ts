@@ -63,6 +63,7 @@ export type {
   OutboxClaim,
   OutboxIntent,
   OutboxLastError,
+  OutboxListing,
   OutboxOutcome,
   OutboxPayment,
   OutboxSetback,
@@ -111,11 +112,14 @@ export type { Submitted } from './products/product-api';
 export { Remittance } from './products/remittance';
 export type {
   ReconcileFound,
+  ReconcileFromStoreOptions,
   ReconcileItem,
   ReconcileOptions,
   ReconcileProgress,
   ReconcileRecord,
   ReconcileResult,
+  ReconcileStoreRecord,
+  ReconcileStores,
   ReconcileSummary,
   ReconcileVerdict,
 } from './reconcile/types';

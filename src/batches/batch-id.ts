@@ -54,6 +54,21 @@ export function legacyBatchFileName(id: string): string | undefined {
   return file.length > MAX_FILE_NAME ? undefined : file;
 }
 
+/**
+ * The batch id a file an earlier release named (`legacyBatchFileName`) is for, or
+ * undefined for any other file (a current file names its id in its first line).
+ */
+export function batchIdOfLegacyFileName(file: string): string | undefined {
+  const match = /^batch-(.+)\.jsonl$/.exec(file);
+  if (!match) return undefined;
+  try {
+    const id = decodeURIComponent(match[1] as string);
+    return legacyBatchFileName(id) === file ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Most file systems cap a name at 255 bytes. */
 const MAX_FILE_NAME = 240;
 

@@ -1,6 +1,11 @@
 import type { BatchOutcome, BatchRecord, BatchStore } from '../contracts/batch-store';
 import { ValidationError } from '../errors';
-import { batchFileName, checkBatchId, legacyBatchFileName } from './batch-id';
+import {
+  batchFileName,
+  batchIdOfLegacyFileName,
+  checkBatchId,
+  legacyBatchFileName,
+} from './batch-id';
 import { LocalHandle, type LocalLog } from './local-handle';
 
 /** node:fs and node:path, loaded at first use: the main entry imports no Node module. */
@@ -27,12 +32,25 @@ export function fileBatchStore(dir: string): BatchStore {
       checkBatchId(id);
       let handle = open.get(id);
       if (!handle) {
-        const file = prepare(dir, fileNameOf(dir, id));
+        const file = prepare(dir, fileNameOf(dir, id), id);
         const log = appendLog(file, () => open.delete(id));
         handle = new LocalHandle(id, log, load(file));
         open.set(id, handle);
       }
       return handle;
+    },
+    async *batches() {
+      let names: string[];
+      try {
+        names = fsModule().readdirSync(dir);
+      } catch (error) {
+        if ((error as { code?: unknown }).code === 'ENOENT') return; // nothing recorded yet
+        throw error;
+      }
+      for (const name of names.sort()) {
+        const id = idInFile(dir, name) ?? batchIdOfLegacyFileName(name);
+        if (id !== undefined) yield id;
+      }
     },
   };
 }
@@ -54,16 +72,44 @@ function fileNameOf(dir: string, id: string): string {
   return fs.readdirSync(dir).includes(legacy) ? legacy : current;
 }
 
-/** The batch's file path, its folder created (and flushed, so the new file's entry lasts). */
-function prepare(dir: string, fileName: string): string {
+/**
+ * The batch's file path, its folder created (and flushed, so the new file's entry lasts).
+ * A new file begins with the line naming its batch (its name holds a hash of the id).
+ */
+function prepare(dir: string, fileName: string, id: string): string {
   const fs = fsModule();
   fs.mkdirSync(dir, { recursive: true });
   const file = pathModule().join(dir, fileName);
   if (!fs.existsSync(file)) {
-    fs.closeSync(fs.openSync(file, 'a'));
+    const fd = fs.openSync(file, 'a');
+    try {
+      fs.writeSync(fd, `${JSON.stringify({ type: 'batch', id })}\n`);
+      fs.fdatasyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
     syncFolder(dir);
   }
   return file;
+}
+
+/** The batch id a current batch file names in its first line, or undefined. */
+function idInFile(dir: string, name: string): string | undefined {
+  if (!/^batch-.+\.jsonl$/.test(name)) return undefined;
+  const fs = fsModule();
+  const fd = fs.openSync(pathModule().join(dir, name), 'r');
+  try {
+    const head = new Uint8Array(2048); // an id is at most 200 characters
+    const text = new TextDecoder().decode(
+      head.subarray(0, fs.readSync(fd, head, 0, head.length, 0)),
+    );
+    const line = JSON.parse(text.slice(0, text.indexOf('\n'))) as { type?: unknown; id?: unknown };
+    return line.type === 'batch' && typeof line.id === 'string' ? line.id : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 function syncFolder(dir: string): void {
@@ -80,6 +126,7 @@ function syncFolder(dir: string): void {
 }
 
 type Line =
+  | { type: 'batch'; id: string }
   | { type: 'intent'; key: string; operation: string; fingerprint: string; referenceId: string }
   | ({ type: 'outcome'; key: string } & BatchOutcome);
 
@@ -98,6 +145,7 @@ function load(file: string): BatchRecord[] {
   lines.pop(); // the empty string after the last newline
   lines.forEach((line, index) => {
     const entry = parseLine(line, file, index + 1);
+    if (entry.type === 'batch') return;
     if (entry.type === 'intent') {
       const { type: _, ...intent } = entry;
       if (!records.has(intent.key)) records.set(intent.key, intent);
@@ -113,7 +161,9 @@ function load(file: string): BatchRecord[] {
 function parseLine(line: string, file: string, number: number): Line {
   try {
     const entry = JSON.parse(line) as Line;
-    if (entry.type === 'intent' || entry.type === 'outcome') return entry;
+    if (entry.type === 'intent' || entry.type === 'outcome' || entry.type === 'batch') {
+      return entry;
+    }
   } catch {
     // reported below
   }

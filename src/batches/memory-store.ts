@@ -21,5 +21,8 @@ export function memoryBatchStore(): BatchStore {
       }
       return handle;
     },
+    async *batches() {
+      yield* [...batches.keys()];
+    },
   };
 }

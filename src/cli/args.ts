@@ -18,6 +18,8 @@ export interface ParsedCommand {
   text(name: string): string | undefined;
   /** Whether a boolean flag was given. */
   flag(name: string): boolean;
+  /** Every value of a flag declared `multiple: true` (or the one of a string flag), in order. */
+  texts(name: string): string[];
 }
 
 /**
@@ -45,6 +47,11 @@ export function parseCommand(
     positionals: given,
     text: (name) => (typeof values[name] === 'string' ? (values[name] as string) : undefined),
     flag: (name) => values[name] === true,
+    texts: (name) => {
+      const value = values[name];
+      if (typeof value === 'string') return [value];
+      return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+    },
   };
   const wantsInfo = parsed.flag('help') || parsed.flag('version');
   if (!wantsInfo && given.length < positionals.min) {

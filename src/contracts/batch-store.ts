@@ -104,4 +104,10 @@ export interface BatchHandle {
 export interface BatchStore {
   /** Opens (creating if needed) the state of batch `id`. */
   open(id: string): Promise<BatchHandle>;
+  /**
+   * The id of every batch it holds (in no particular order). Optional (a store of your
+   * own type-checks without it): `momo.reconcile` reads it, then each batch's
+   * `records()`, to find the payments the books lack; every store of the SDK has it.
+   */
+  batches?(): AsyncIterable<string>;
 }

@@ -68,4 +68,11 @@ export interface Journal {
    * the order they were recorded (never by reference id).
    */
   pending(): Promise<JournalEntry[]>;
+  /**
+   * Every entry it holds, pending and finished (within its retention), oldest first by
+   * `createdAt` where it can; with `since`, only those created at or after it (epoch ms).
+   * Optional (a journal of your own type-checks without it): `momo.reconcile` reads it
+   * to find the payments the books lack; every journal of the SDK has it.
+   */
+  entries?(options?: { since?: number }): AsyncIterable<JournalEntry>;
 }

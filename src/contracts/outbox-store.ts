@@ -59,6 +59,18 @@ export interface OutboxPayment {
   lastError?: OutboxLastError;
 }
 
+/**
+ * An outbox that can list what it holds (`db.outbox` of `momo-partner-sdk/postgres`):
+ * what `momo.reconcile` reads to find the payments the books lack.
+ */
+export interface OutboxListing {
+  /**
+   * Every payment it holds, whatever its status, in enqueue order; with `since`, only
+   * those enqueued at or after it (epoch ms).
+   */
+  payments(options?: { since?: number }): AsyncIterable<OutboxPayment>;
+}
+
 /** What `enqueue` records: the payment intent, checked as the creating call checks it. */
 export interface OutboxIntent {
   /** Unique in the outbox; the same key and body again return the same reference id. */
@@ -145,4 +157,9 @@ export interface OutboxStore<Tx = unknown> {
   renew(tokens: readonly string[]): Promise<Set<string>>;
   /** Calls `wake` when new intents may be due (e.g. a NOTIFY); returns the unsubscribe. */
   subscribe(wake: () => void): () => void;
+  /**
+   * Every payment it holds (`OutboxListing`). Optional (a store of your own type-checks
+   * without it): a store that has it can be given to `momo.reconcile` as its `outbox`.
+   */
+  payments?(options?: { since?: number }): AsyncIterable<OutboxPayment>;
 }

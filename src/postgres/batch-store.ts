@@ -46,6 +46,21 @@ export class PostgresBatchStore implements BatchStore {
     return new PostgresBatchHandle(id, this.#db, this.#leaseMs);
   }
 
+  /** The id of every batch with an item recorded, in id order, a page at a time. */
+  async *batches(): AsyncIterable<string> {
+    const items = this.#db.table('batch_items');
+    for (let after: string | null = null; ; ) {
+      const { rows } = await this.#db.query(
+        `SELECT DISTINCT batch_id FROM ${items}
+         WHERE ($1::text IS NULL OR batch_id > $1) ORDER BY batch_id LIMIT ${PAGE}`,
+        [after],
+      );
+      for (const row of rows) yield String(row.batch_id);
+      if (rows.length < PAGE) return;
+      after = String(rows[rows.length - 1]?.batch_id);
+    }
+  }
+
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return `PostgresBatchStore { schema: '${this.#db.schema}', leaseMs: ${this.#leaseMs} }`;
   }

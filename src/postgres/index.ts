@@ -27,7 +27,7 @@ import {
 import { PostgresJournal } from './journal';
 import { OutboxListener } from './listener';
 import { migrate } from './migrations';
-import { channelOf, enqueue, getPayment, pendingPayments } from './outbox';
+import { channelOf, enqueue, getPayment, listPayments, pendingPayments } from './outbox';
 import { cancelPayment } from './outbox-cancel';
 import { PostgresOutboxStore } from './outbox-store';
 import { PostgresTokenStore } from './token-store';
@@ -80,6 +80,12 @@ export interface PostgresOutbox {
    */
   cancel(key: string, reason?: string): Promise<OutboxPayment>;
   /**
+   * Every committed payment, whatever its status, in enqueue order (read a page at a
+   * time); with `since` (epoch ms), those enqueued at or after it. What `momo.reconcile(books,
+   * { outbox: db.outbox })` reads to find the payments the books lack.
+   */
+  payments(options?: { since?: number }): AsyncIterable<OutboxPayment>;
+  /**
    * Starts a relay on this instance (any number of instances may run one): each committed
    * intent is sent once under its reference id, waited to its final status, and delivered
    * to `onSettled` in the transaction that marks it delivered. Woken by the NOTIFY of each
@@ -129,6 +135,7 @@ export function createPostgresState(
       pending: () => pendingPayments(db),
       store,
       cancel: (key, reason) => cancelPayment(db, key, reason),
+      payments: (listing) => listPayments(db, listing),
       start: (momo, relayOptions) => {
         const relay = startOutboxRelay(momo, store, relayOptions);
         relays.add(relay);

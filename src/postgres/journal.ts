@@ -7,6 +7,8 @@ import {
 } from 'momo-partner-sdk';
 import type { PostgresConnection } from './connection';
 
+/** Entries read per query by `entries()`: bounded memory whatever the journal's size. */
+const PAGE = 500;
 /** Finished entries older than the retention are deleted at most this often per journal. */
 const SWEEP_EVERY_MS = 60_000;
 
@@ -85,6 +87,31 @@ export class PostgresJournal implements Journal {
        WHERE outcome IS NULL ORDER BY created_at, seq`,
     );
     return rows.map(toEntry);
+  }
+
+  /**
+   * Every entry within its retention (pending, and finished ones not yet past it), oldest
+   * first, read a page at a time; with `since`, those created at or after it.
+   */
+  async *entries(options: { since?: number } = {}): AsyncIterable<JournalEntry> {
+    const journal = this.#db.table('journal');
+    const retained = Date.now() - this.#retentionMs;
+    // Keyset pages on (created_at, seq): the first from `since`, each next after the last row.
+    let from = `created_at >= $2 AND $3::bigint IS NULL`;
+    let params: unknown[] = [retained, options.since ?? Number.MIN_SAFE_INTEGER, null];
+    for (;;) {
+      const { rows } = await this.#db.query(
+        `SELECT ${COLUMNS}, seq FROM ${journal}
+         WHERE (outcome IS NULL OR finished_at > $1) AND ${from}
+         ORDER BY created_at, seq LIMIT ${PAGE}`,
+        params,
+      );
+      for (const row of rows) yield toEntry(row);
+      const last = rows[rows.length - 1];
+      if (rows.length < PAGE || !last) return;
+      from = `(created_at, seq) > ($2::bigint, $3::bigint)`;
+      params = [retained, last.created_at, last.seq];
+    }
   }
 
   /** Deletes the entries finished longer ago than the retention (at most once a minute). */

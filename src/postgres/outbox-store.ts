@@ -8,7 +8,7 @@ import type {
 import { Coalescer, type Waiting } from './coalescer';
 import type { PostgresConnection, PostgresPoolClient } from './connection';
 import type { OutboxListener } from './listener';
-import { PAYMENT_COLUMNS, toPayment } from './outbox';
+import { listPayments, PAYMENT_COLUMNS, toPayment } from './outbox';
 import { OutboxSettler } from './outbox-settle';
 
 /** The row's claim is `$2` and its lease has not run out (on the database's clock). */
@@ -39,6 +39,11 @@ export class PostgresOutboxStore implements OutboxStore<PostgresPoolClient> {
     this.#listener = listener;
     this.#outbox = db.table('outbox');
     this.#settler = new OutboxSettler(db);
+  }
+
+  /** Every payment it holds, in enqueue order (`db.outbox.payments()`). */
+  payments(options: { since?: number } = {}): AsyncIterable<OutboxPayment> {
+    return listPayments(this.#db, options);
   }
 
   async claim(owner: string, limit: number): Promise<OutboxClaim[]> {

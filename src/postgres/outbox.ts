@@ -171,3 +171,28 @@ export async function pendingPayments(db: PostgresConnection): Promise<OutboxPay
   );
   return rows.map(toPayment);
 }
+
+/** Payments read per query by `listPayments`: bounded memory whatever the outbox's size. */
+const PAGE = 500;
+
+/**
+ * `db.outbox.payments({ since })`: every payment the outbox holds, whatever its status,
+ * in enqueue order, a page at a time; with `since` (epoch ms), those enqueued at or after it.
+ */
+export async function* listPayments(
+  db: PostgresConnection,
+  options: { since?: number } = {},
+): AsyncIterable<OutboxPayment> {
+  const since = options.since === undefined ? null : new Date(options.since);
+  for (let after = -1; ; ) {
+    const { rows } = await db.query(
+      `SELECT ${PAYMENT_COLUMNS}, seq FROM ${db.table('outbox')}
+       WHERE seq > $1 AND ($2::timestamptz IS NULL OR enqueued_at >= $2)
+       ORDER BY seq LIMIT ${PAGE}`,
+      [after, since],
+    );
+    for (const row of rows) yield toPayment(row);
+    if (rows.length < PAGE) return;
+    after = Number(rows[rows.length - 1]?.seq);
+  }
+}

@@ -113,11 +113,38 @@ export function verdictOf(
   books: Books,
   found: ReconcileFound,
 ): { verdict: ReconcileVerdict; reason?: string } {
+  const { verdict, reason } = comparedVerdict(books, found);
+  const unchecked = notCompared(books, found);
+  const said = [reason, unchecked].filter((part): part is string => part !== undefined);
+  return said.length > 0 ? { verdict, reason: said.join('; ') } : { verdict };
+}
+
+/**
+ * `amount not compared: the provider's answer has none` (and the same of the currency):
+ * a field the books hold that the provider's answer lacks, so the verdict does not vouch
+ * for it. Undefined when everything the books hold was compared.
+ */
+function notCompared(books: Books, found: ReconcileFound): string | undefined {
+  const missing = (value: unknown) => value === undefined || value === null || value === '';
+  const fields: string[] = [];
+  if (books.amount !== undefined && missing(found.amount)) fields.push('amount');
+  if (books.currency !== undefined && missing(found.currency)) fields.push('currency');
+  if (fields.length === 0) return undefined;
+  const what = fields.join(' and ');
+  return `${what} not compared: the provider's answer has ${fields.length > 1 ? 'neither' : 'none'}`;
+}
+
+function comparedVerdict(
+  books: Books,
+  found: ReconcileFound,
+): { verdict: ReconcileVerdict; reason?: string } {
   const status = String(found.status).toUpperCase();
   const differences: string[] = [];
   if (
     books.amount !== undefined &&
     found.amount !== undefined &&
+    found.amount !== null &&
+    found.amount !== '' &&
     canonicalAmount(books.amount) !== canonicalAmount(String(found.amount))
   ) {
     differences.push(`amount: books ${books.amount}, provider ${found.amount}`);
@@ -125,6 +152,8 @@ export function verdictOf(
   if (
     books.currency !== undefined &&
     found.currency !== undefined &&
+    found.currency !== null &&
+    found.currency !== '' &&
     books.currency !== String(found.currency).toUpperCase()
   ) {
     differences.push(`currency: books ${books.currency}, provider ${found.currency}`);

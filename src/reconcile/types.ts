@@ -1,4 +1,6 @@
-import type { JournalEntry } from '../contracts/journal';
+import type { BatchStore } from '../contracts/batch-store';
+import type { Journal, JournalEntry } from '../contracts/journal';
+import type { OutboxListing } from '../contracts/outbox-store';
 import type { Reason } from '../schemas/tolerant';
 
 /**
@@ -29,6 +31,10 @@ export interface ReconcileRecord {
  * - `OTHER_PLATFORM`: the client's journal says it was sent to another base URL or target
  *   environment: not looked up here (reconcile it with a client of that platform).
  * - `ERROR`: the lookup failed otherwise (`error`); the run went on.
+ * - `DUPLICATE`: an earlier record has the same reference id (`duplicateOf`): that one
+ *   is reconciled, this one is not looked up (the books count the payment twice).
+ * - `MISSING_FROM_BOOKS`: a payment the SDK sent (its journal, outbox or batch store, as
+ *   given) that no record names; looked up, `found` shows the provider's status.
  */
 export type ReconcileVerdict =
   | 'MATCH'
@@ -37,7 +43,9 @@ export type ReconcileVerdict =
   | 'STILL_PENDING'
   | 'NOT_FOUND'
   | 'OTHER_PLATFORM'
-  | 'ERROR';
+  | 'ERROR'
+  | 'DUPLICATE'
+  | 'MISSING_FROM_BOOKS';
 
 /** What the provider's status lookup answered: the lookup method's result, whole. */
 export interface ReconcileFound {
@@ -55,12 +63,36 @@ export interface ReconcileItem<R extends ReconcileRecord = ReconcileRecord> {
   /** The provider's answer, when it was looked up and found. */
   found?: ReconcileFound;
   verdict: ReconcileVerdict;
-  /** Why, for `MISMATCH`, `STILL_PENDING` (books final), `OTHER_PLATFORM` and `ERROR`. */
+  /**
+   * Why, for `MISMATCH`, `STILL_PENDING` (books final), `OTHER_PLATFORM`, `ERROR`,
+   * `DUPLICATE` and `MISSING_FROM_BOOKS`; and on any verdict when an amount or currency
+   * of the books was not compared because the provider's answer has none.
+   */
   reason?: string;
   /** The lookup's error, for `ERROR`. */
   error?: unknown;
-  /** The journal's entry, for `OTHER_PLATFORM`. */
+  /** The journal's entry, for `OTHER_PLATFORM` (and a `MISSING_FROM_BOOKS` found in the journal). */
   entry?: JournalEntry;
+  /** For `DUPLICATE`: the input index of the first record with this reference id. */
+  duplicateOf?: number;
+}
+
+/**
+ * A payment the SDK holds that the books lack (`MISSING_FROM_BOOKS`): its reference id and
+ * operation, and where it was found. `status` is left out: it is the books' view, and
+ * the books have none; `stored` is what the SDK last recorded of it.
+ */
+export interface ReconcileStoreRecord extends ReconcileRecord {
+  /** Which store listed it first: the journal, the outbox or a batch store. */
+  source: 'journal' | 'outbox' | 'batch';
+  /** The batch's id (a batch store's item). */
+  batchId?: string;
+  /** The item's key in its batch, or the outbox payment's key. */
+  key?: string;
+  /** The journal entry's tag (a batch's `<batch id>/<key>`, or the body's externalId). */
+  tag?: string;
+  /** What the store recorded last: `SENT`, `QUEUED`, `SUCCESSFUL`, `FAILED`, a journal outcome... */
+  stored?: string;
 }
 
 /** How many records got each verdict, and how many there were. */
@@ -84,3 +116,31 @@ export interface ReconcileOptions {
   /** Stops the run: no new lookup starts, those in flight are aborted, and the promise rejects. */
   signal?: AbortSignal;
 }
+
+/**
+ * Where `momo.reconcile` looks for the payments the SDK sent that the books lack
+ * (`MISSING_FROM_BOOKS`), DESIGN 9.2: any of a journal, an outbox and a batch store. Each
+ * must be able to list what it holds (`journal.entries()`, `outbox.payments()`,
+ * `batchStore.batches()`: optional methods of the contracts, which every store of the SDK
+ * has); one that cannot is a ValidationError naming it, nothing looked up.
+ */
+export interface ReconcileStores {
+  /** Every entry it holds (pending, and finished ones within its retention). */
+  journal?: Journal | undefined;
+  /** Every payment it holds: `db.outbox` of `momo-partner-sdk/postgres`. */
+  outbox?: OutboxListing | undefined;
+  /** Every item of every batch it holds, or of `batches` only. */
+  batchStore?: BatchStore | undefined;
+  /** Only these batches of `batchStore` (a batch store records no time: name the day's batches). */
+  batches?: readonly string[] | undefined;
+  /**
+   * Only journal entries created and outbox payments enqueued at or after this time
+   * (a Date or epoch milliseconds). Batch items have no time: use `batches`.
+   */
+  since?: Date | number | undefined;
+}
+
+/** `momo.reconcile(records, options)` with at least one store to find what the books lack. */
+export type ReconcileFromStoreOptions = ReconcileOptions &
+  ReconcileStores &
+  ({ journal: Journal } | { outbox: OutboxListing } | { batchStore: BatchStore });

@@ -60,7 +60,31 @@ export class RedisBatchStore implements BatchStore {
     }
     // Encoded: no brace or colon of the id can move the hash tag or meet another batch's keys.
     const tag = this.#redis.tag(`batch:${encodeURIComponent(id)}`);
+    // Listed for `batches()` (the reconciliation's), before anything of it is recorded.
+    await this.#redis.command(['SADD', this.#indexKey, id], this.#indexKey);
     return new RedisBatchHandle(id, this.#redis, tag, this.#leaseMs, this.#retentionMs);
+  }
+
+  /**
+   * The id of every batch opened on this prefix (since this release: one opened only by
+   * an earlier one is not listed until it is opened again). A batch whose state expired
+   * stays listed, with no records.
+   */
+  async *batches(): AsyncIterable<string> {
+    let cursor = '0';
+    do {
+      const reply = (await this.#redis.command(
+        ['SSCAN', this.#indexKey, cursor, 'COUNT', String(PAGE)],
+        this.#indexKey,
+      )) as [unknown, unknown[]] | { cursor: unknown; members: unknown[] };
+      const [next, members] = Array.isArray(reply) ? reply : [reply.cursor, reply.members];
+      for (const member of members ?? []) yield String(member);
+      cursor = String(next);
+    } while (cursor !== '0');
+  }
+
+  get #indexKey(): string {
+    return `${this.#redis.tag('batches')}:ids`;
   }
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {

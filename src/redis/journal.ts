@@ -19,14 +19,21 @@ export interface RedisJournalOptions extends RedisOptions {
   retentionMs?: number;
 }
 
+/** The index score of a pending entry: never pruned while it is pending. */
+const PENDING_SCORE = '9007199254740991';
+
 /**
  * Records a pending entry, unless one is pending under this id already. `seq` counts
  * records across every instance: entries of the same millisecond list in record order.
+ * KEYS[4], the index of every entry held, scores each by when its hash expires (a pending
+ * one never): entries whose time has passed are pruned from it here.
  */
 const RECORD = lua(`
+redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', ARGV[4])
 if redis.call('EXISTS', KEYS[1]) == 1 and redis.call('HEXISTS', KEYS[1], 'outcome') == 0 then
   return 0
 end
+redis.call('ZADD', KEYS[4], ARGV[9], ARGV[5])
 redis.call('DEL', KEYS[1])
 redis.call('HSET', KEYS[1], 'product', ARGV[1], 'operation', ARGV[2], 'referenceId', ARGV[3],
   'createdAt', ARGV[4], 'baseUrl', ARGV[6], 'targetEnvironment', ARGV[7],
@@ -43,8 +50,19 @@ if redis.call('HEXISTS', KEYS[1], 'outcome') == 0 then
   redis.call('HSET', KEYS[1], 'outcome', ARGV[1], 'finishedAt', ARGV[2])
   if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'reason', ARGV[5]) end
   redis.call('PEXPIRE', KEYS[1], ARGV[3])
+  redis.call('ZADD', KEYS[3], 'XX', tonumber(ARGV[2]) + tonumber(ARGV[3]), ARGV[4])
 end
 return 1`);
+
+/** A page of ids of a sorted set (the index or the pending set) with their entries. */
+const PAGE_OF = lua(`
+local ids = redis.call('ZRANGE', KEYS[1], ARGV[2], ARGV[3])
+local entries = {}
+for i, id in ipairs(ids) do entries[i] = redis.call('HGETALL', ARGV[1] .. id) end
+return entries`);
+
+/** Entries read per round trip by `entries()`. */
+const PAGE = 500;
 
 /** Every pending entry in one round trip, oldest first. */
 const PENDING = lua(`
@@ -77,7 +95,7 @@ export class RedisJournal implements Journal {
     const id = referenceKey(entry.referenceId);
     await this.#redis.script(
       RECORD,
-      [this.#entryKey(id), this.#pendingKey, `${this.#redis.tag('journal')}:seq`],
+      [this.#entryKey(id), this.#pendingKey, `${this.#redis.tag('journal')}:seq`, this.#indexKey],
       [
         entry.product,
         entry.operation,
@@ -87,6 +105,7 @@ export class RedisJournal implements Journal {
         entry.baseUrl,
         entry.targetEnvironment,
         entry.tag ?? '',
+        PENDING_SCORE,
       ],
     );
   }
@@ -100,7 +119,7 @@ export class RedisJournal implements Journal {
     const id = referenceKey(referenceId);
     await this.#redis.script(
       FINISH,
-      [this.#entryKey(id), this.#pendingKey],
+      [this.#entryKey(id), this.#pendingKey, this.#indexKey],
       [outcome, String(finishedAt), String(this.#retentionMs), id, reason ?? ''],
     );
   }
@@ -123,6 +142,38 @@ export class RedisJournal implements Journal {
     return read
       .sort((a, b) => a.entry.createdAt - b.entry.createdAt || a.seq - b.seq)
       .map((row) => row.entry);
+  }
+
+  /**
+   * Every entry held (pending, and finished within the retention), oldest first; with
+   * `since`, those created at or after it. Read from the index of entries (and the
+   * pending set, for entries recorded before the index existed), a page at a time.
+   */
+  async *entries(options: { since?: number } = {}): AsyncIterable<JournalEntry> {
+    const since = options.since ?? Number.NEGATIVE_INFINITY;
+    const read = new Map<string, { entry: JournalEntry; seq: number }>();
+    for (const set of [this.#indexKey, this.#pendingKey]) {
+      for (let start = 0; ; start += PAGE) {
+        const args = [this.#entryKey(''), String(start), String(start + PAGE - 1)];
+        const rows = await this.#redis.script(PAGE_OF, [set], args);
+        const page = Array.isArray(rows) ? rows : [];
+        for (const row of page) {
+          const fields = fieldsOf(row);
+          const entry = toEntry(fields);
+          if (!entry || entry.createdAt < since) continue;
+          read.set(referenceKey(entry.referenceId), { entry, seq: Number(fields.get('seq') ?? 0) });
+        }
+        if (page.length < PAGE) break;
+      }
+    }
+    const sorted = [...read.values()].sort(
+      (a, b) => a.entry.createdAt - b.entry.createdAt || a.seq - b.seq,
+    );
+    for (const { entry } of sorted) yield entry;
+  }
+
+  get #indexKey(): string {
+    return `${this.#redis.tag('journal')}:entries`;
   }
 
   get #pendingKey(): string {

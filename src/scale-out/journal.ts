@@ -64,6 +64,16 @@ export class InMemoryJournal implements Journal {
       .map((entry) => ({ ...entry }));
   }
 
+  /** Every entry held (pending, and finished within the retention), oldest first. */
+  async *entries(options: { since?: number } = {}): AsyncIterable<JournalEntry> {
+    const now = Date.now();
+    const since = options.since ?? Number.NEGATIVE_INFINITY;
+    const held = [...this.#finished.values(), ...this.#pending.values()].filter(
+      (entry) => entry.createdAt >= since && !this.#expired(entry, now),
+    );
+    for (const entry of held.sort((a, b) => a.createdAt - b.createdAt)) yield { ...entry };
+  }
+
   /** Takes every entry out (pending and finished), e.g. to copy them to a durable journal. */
   drain(): JournalEntry[] {
     const all = [...this.#finished.values(), ...this.#pending.values()];

@@ -37,13 +37,14 @@ async function keys(batch: BatchHandle) {
 }
 
 describe('fileBatchStore', () => {
-  it('has the intent on disk by the time recordIntent resolves (one JSON line per record)', async () => {
+  it('has the intent on disk by the time recordIntent resolves (one JSON line per record, after the line naming the batch)', async () => {
     const batch = await fileBatchStore(dir).open('payroll');
     await record(batch, 'row-1');
     const [file] = readdirSync(dir);
     const lines = readFileSync(join(dir, file as string), 'utf8').split('\n');
-    expect(JSON.parse(lines[0] as string)).toMatchObject({ type: 'intent', ...intent('row-1') });
-    expect(lines[1]).toBe('');
+    expect(JSON.parse(lines[0] as string)).toEqual({ type: 'batch', id: 'payroll' });
+    expect(JSON.parse(lines[1] as string)).toMatchObject({ type: 'intent', ...intent('row-1') });
+    expect(lines[2]).toBe('');
   });
 
   it('ignores a torn last line after a crash, cuts it off, and appends on a line of its own', async () => {
@@ -69,7 +70,7 @@ describe('fileBatchStore', () => {
     await batch.close();
     const file = join(dir, readdirSync(dir)[0] as string);
     writeFileSync(file, `${readFileSync(file, 'utf8')}not json\n${readFileSync(file, 'utf8')}`);
-    await expect(fileBatchStore(dir).open('payroll')).rejects.toThrow(/line 2/);
+    await expect(fileBatchStore(dir).open('payroll')).rejects.toThrow(/line 3/);
   });
 
   it('keeps every batch file inside its folder, whatever the id', async () => {

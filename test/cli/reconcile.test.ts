@@ -4,6 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mostInWindow } from '../support/sliding-window';
 import { expectNoneOf, runCli, useLoopbackSimulator } from './support';
 
 // `reconcile` as a child process against a loopback simulator: a books file in, a report out.
@@ -90,6 +91,8 @@ describe('momo-partner-sdk reconcile', { timeout: 60_000 }, () => {
         NOT_FOUND: 1,
         OTHER_PLATFORM: 0,
         ERROR: 0,
+        DUPLICATE: 0,
+        MISSING_FROM_BOOKS: 0,
       },
     });
     expect(await readFile(out, 'utf8')).toBe(report);
@@ -179,5 +182,125 @@ describe('momo-partner-sdk reconcile', { timeout: 60_000 }, () => {
     });
     expect(run.code).toBe(3);
     expect(existsSync(join(dir, 'unreachable.report.csv'))).toBe(false);
+  });
+
+  it('--lookup-rate keeps the status lookups under that many per sliding second', async () => {
+    const rows = Array.from({ length: 16 }, () => `${randomUUID()},disbursement.transfer`);
+    const file = await books('paced.csv', `referenceId,operation\n${rows.join('\n')}\n`);
+    const before = sim.requests.length;
+    const run = await runCli(['reconcile', file, '--lookup-rate', '4', '--json'], env());
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout).summary).toMatchObject({ total: 16, NOT_FOUND: 16 });
+    const arrivals = sim.requests
+      .slice(before)
+      .filter((r) => r.method === 'GET')
+      .map((r) => r.at);
+    expect(arrivals).toHaveLength(16);
+    // Counted where they arrive: a child process's requests reach the simulator (in this
+    // busy test process) with a delay that varies, by tens of ms on a loaded 2-core
+    // machine. The check is generous: at most 4 in any 800 ms (4 paced lookups are 250 ms
+    // apart; without pacing, 8 go at once), and the 16th no sooner than 3 paced seconds
+    // after the first less that jitter (a slower machine only spreads them further).
+    expect(mostInWindow(arrivals, 1_000 - 200)).toBeLessThanOrEqual(4);
+    const sorted = [...arrivals].sort((x, y) => x - y);
+    expect((sorted[15] as number) - (sorted[0] as number)).toBeGreaterThanOrEqual(3 * 1_000 - 200);
+  });
+
+  it('--lookup-rate, --from-store, --batch and --since are checked like the other flags: exit 2, nothing sent', async () => {
+    const file = await books(
+      'flags.csv',
+      `referenceId,operation\n${randomUUID()},disbursement.transfer\n`,
+    );
+    const before = sim.requests.length;
+    const runs = await Promise.all([
+      runCli(['reconcile', file, '--lookup-rate', '0'], env()),
+      runCli(['reconcile', file, '--lookup-rate', 'ten'], env()),
+      runCli(['reconcile', file, '--batch', 'payroll'], env()),
+      runCli(['reconcile', file, '--from-store', 'file:.momo', '--since', 'yesterday'], env()),
+      runCli(['reconcile', file, '--from-store', 'mysql://db/momo'], env()),
+    ]);
+    expect(runs.map((run) => run.code)).toEqual([2, 2, 2, 2, 2]);
+    expect(runs[0]?.stderr).toContain('--lookup-rate must be a positive whole number');
+    expect(runs[1]?.stderr).toContain('--lookup-rate must be a positive whole number');
+    expect(runs[2]?.stderr).toContain('--batch and --since choose what --from-store lists');
+    expect(runs[3]?.stderr).toContain('--since must be an ISO 8601 date or time');
+    expect(runs[4]?.stderr).toContain('Unknown store "mysql:"');
+    expect(sim.requests.length).toBe(before);
+  });
+
+  it('a duplicate, an unchecked amount and, with --from-store file:, the row a payouts batch paid that the books lack', async () => {
+    const state = join(dir, 'state');
+    const payroll = await books(
+      'payroll.csv',
+      `key,msisdn,amount,currency\na,${SUCCEEDS},10,EUR\nb,${SUCCEEDS},10,EUR\nc,${SUCCEEDS},10,EUR\n`,
+    );
+    const paid = await runCli(
+      ['payouts', payroll, '--batch', 'payroll-nov', '--state-dir', state],
+      env(),
+    );
+    expect(paid.code, paid.stderr).toBe(0);
+    const results = (await readFile(join(dir, 'payroll.results.csv'), 'utf8')).split('\r\n');
+    const idOf = (key: string) => results.find((line) => line.startsWith(`${key},`))?.split(',')[4];
+    const [a, b, c] = [idOf('a'), idOf('b'), idOf('c')];
+    expect(c).toMatch(/^[0-9a-f-]{36}$/);
+    // The provider's answer for b has no amount.
+    sim.inject({
+      kind: 'status',
+      status: 200,
+      body: {
+        status: 'SUCCESSFUL',
+        currency: 'EUR',
+        financialTransactionId: '777',
+        externalId: 'b',
+      },
+      match: `GET /disbursement/v1_0/transfer/${b}`,
+    });
+    const file = await books(
+      'november.csv',
+      'referenceId,operation,status,amount,currency,note\n' +
+        `${a},disbursement.transfer,SUCCESSFUL,10,EUR,first\n` +
+        `${a},disbursement.transfer,SUCCESSFUL,10,EUR,again\n` +
+        `${b},disbursement.transfer,SUCCESSFUL,999999.99,EUR,big\n`,
+    );
+    const before = sim.requests.length;
+    const run = await runCli(
+      ['reconcile', file, '--from-store', `file:${state}`, '--batch', 'payroll-nov'],
+      env(),
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain(`${file}: 2 MATCH, 1 DUPLICATE, 1 MISSING_FROM_BOOKS`);
+    // a, b and c looked up once each: the duplicate not again.
+    expect(since(before).lookups).toBe(3);
+    expect(await readFile(join(dir, 'november.report.csv'), 'utf8')).toBe(
+      'referenceId,operation,status,amount,currency,note,providerStatus,verdict,reason\r\n' +
+        `${a},disbursement.transfer,SUCCESSFUL,10,EUR,first,SUCCESSFUL,MATCH,\r\n` +
+        `${a},disbursement.transfer,SUCCESSFUL,10,EUR,again,,DUPLICATE,the same referenceId as line 2 (reconciled there): the books list this payment twice\r\n` +
+        `${b},disbursement.transfer,SUCCESSFUL,999999.99,EUR,big,SUCCESSFUL,MATCH,amount not compared: the provider's answer has none\r\n` +
+        `${c},disbursement.transfer,,,,,SUCCESSFUL,MISSING_FROM_BOOKS,"sent by the SDK (batch payroll-nov, key c, recorded SUCCESSFUL), not in the books"\r\n`,
+    );
+  });
+
+  it('exit 3 when the store of --from-store cannot be reached: nothing looked up, no report', async () => {
+    const file = await books(
+      'nostore.csv',
+      `referenceId,operation\n${randomUUID()},disbursement.transfer\n`,
+    );
+    const before = sim.requests.length;
+    const [redis, postgres] = await Promise.all([
+      runCli(['reconcile', file, '--from-store', 'redis://127.0.0.1:9'], env()),
+      runCli(
+        ['reconcile', file, '--from-store', 'postgres://app:s3cret-pw@127.0.0.1:9/shop'],
+        env(),
+      ),
+    ]);
+    expect(redis.code, redis.stderr).toBe(3);
+    expect(redis.stderr).toContain('--from-store redis://127.0.0.1:9: cannot connect');
+    expect(postgres.code, postgres.stderr).toBe(3);
+    expect(postgres.stderr).toContain(
+      '--from-store postgres://app:***@127.0.0.1:9/shop: cannot list what it holds',
+    );
+    expectNoneOf(postgres, ['s3cret-pw']);
+    expect(since(before).lookups).toBe(0);
+    expect(existsSync(join(dir, 'nostore.report.csv'))).toBe(false);
   });
 });

@@ -47,7 +47,9 @@ describe('src/reconcile', () => {
     // would close an import circle through the client), the client's public face, errors.
     const allowed = new Set([
       'type ../client-surface',
+      'type ../contracts/batch-store',
       'type ../contracts/journal',
+      'type ../contracts/outbox-store',
       'type ../core/options',
       'type ../schemas/tolerant',
       '../errors',

@@ -43,6 +43,8 @@ describe('docs/reconcile.md', () => {
     const momo = a.client();
     const paid = await momo.disbursement.transfer(transfer('10'));
     await paid.wait();
+    const paidToo = await momo.disbursement.transfer(transfer('10'));
+    await paidToo.wait();
     const settled = await momo.disbursement.transfer(transfer('20', PENDING_PAYEE));
     a.sim.settle(settled.referenceId, 'FAILED');
     const pending = await momo.disbursement.transfer(transfer('30', FOREVER_PENDING_PAYEE));
@@ -66,7 +68,7 @@ describe('docs/reconcile.md', () => {
       };
       yield { referenceId: unknown, operation: 'disbursement.transfer', status: 'PENDING' };
       yield {
-        referenceId: paid.referenceId,
+        referenceId: paidToo.referenceId,
         operation: 'disbursement.transfer',
         status: 'SUCCESSFUL',
         amount: '11',
@@ -83,7 +85,7 @@ describe('docs/reconcile.md', () => {
     expect(printed).toEqual([
       `update ${settled.referenceId}: FAILED`,
       `look at ${unknown}: NOT_FOUND`,
-      `look at ${paid.referenceId}: MISMATCH (amount: books 11, provider 10)`,
+      `look at ${paidToo.referenceId}: MISMATCH (amount: books 11, provider 10)`,
       {
         total: 5,
         MATCH: 1,
@@ -93,6 +95,8 @@ describe('docs/reconcile.md', () => {
         NOT_FOUND: 1,
         OTHER_PLATFORM: 0,
         ERROR: 0,
+        DUPLICATE: 0,
+        MISSING_FROM_BOOKS: 0,
       },
     ]);
     expect(progress.endsWith('\r5/5')).toBe(true);

@@ -116,8 +116,14 @@ describe('momo.reconcile(records): the books against the provider', () => {
         `sent to ${b.http.url} (sandbox): reconcile it with a client of that platform`,
       ],
       ['ERROR', expect.stringMatching(/^ServerError: .*500/)],
-      ['SETTLED', undefined],
+      // The books list `settled` twice: the first is reconciled, this one is not looked up.
+      [
+        'DUPLICATE',
+        'the same referenceId as records[1] (reconciled there): the books list this payment twice',
+      ],
     ]);
+    expect(result.items[8]?.duplicateOf).toBe(1);
+    expect(result.items[8]?.found).toBeUndefined();
     expect(result.items[0]?.found).toMatchObject({ status: 'SUCCESSFUL', amount: '100' });
     expect(result.items[1]?.found?.financialTransactionId).toMatch(/^\d+$/);
     expect(result.items[6]?.entry).toMatchObject({ baseUrl: b.http.url });
@@ -125,17 +131,20 @@ describe('momo.reconcile(records): the books against the provider', () => {
     expect(result.summary).toEqual({
       total: 9,
       MATCH: 1,
-      SETTLED: 2,
+      SETTLED: 1,
       MISMATCH: 2,
       STILL_PENDING: 1,
       NOT_FOUND: 1,
       OTHER_PLATFORM: 1,
       ERROR: 1,
+      DUPLICATE: 1,
+      MISSING_FROM_BOOKS: 0,
     });
 
-    // Looked up on A only (the fault's retry included), never on B, never the other platform's.
+    // Looked up on A only (the fault's retry included), never on B, never the other
+    // platform's, and the duplicate not again.
     const onA = lookups(a.sim).slice(before.a);
-    expect(onA).toHaveLength(9);
+    expect(onA).toHaveLength(8);
     expect(onA.some((r) => r.path.endsWith(elsewhere.referenceId))).toBe(false);
     expect(lookups(b.sim).length).toBe(before.b);
   });
@@ -144,6 +153,8 @@ describe('momo.reconcile(records): the books against the provider', () => {
     const momo = a.client();
     const paid = await momo.disbursement.transfer(transfer('12.5'));
     await paid.wait();
+    const paidToo = await momo.disbursement.transfer(transfer('12.5'));
+    await paidToo.wait();
     const pending = await momo.disbursement.transfer(transfer('4', FOREVER_PENDING_PAYEE));
     const result = await momo.reconcile([
       {
@@ -154,7 +165,7 @@ describe('momo.reconcile(records): the books against the provider', () => {
         currency: 'USD',
       },
       {
-        referenceId: paid.referenceId,
+        referenceId: paidToo.referenceId,
         operation: 'disbursement.transfer',
         status: 'FAILED',
         amount: '13',
@@ -188,5 +199,44 @@ describe('momo.reconcile(records): the books against the provider', () => {
     ]);
     expect(result.items.map((item) => item.verdict)).toEqual(['MATCH']);
     expect(lookups(a.sim).length - before).toBe(2);
+  });
+
+  it("a books amount or currency the provider's answer lacks: the verdict stands, its reason says what went unchecked", async () => {
+    const momo = a.client();
+    const bare = await momo.disbursement.transfer(transfer('5'));
+    const refused = await momo.disbursement.transfer(transfer('6'));
+    await Promise.all([bare.wait(), refused.wait()]);
+    const answer = (id: string, body: object) =>
+      a.sim.inject({
+        kind: 'status',
+        status: 200,
+        body,
+        match: `GET /disbursement/v1_0/transfer/${id}`,
+      });
+    answer(bare.referenceId, { status: 'SUCCESSFUL', financialTransactionId: '1' });
+    answer(refused.referenceId, { status: 'SUCCESSFUL', currency: 'EUR' });
+    const result = await momo.reconcile([
+      {
+        referenceId: bare.referenceId,
+        operation: 'disbursement.transfer',
+        status: 'SUCCESSFUL',
+        amount: '999999.99',
+        currency: 'EUR',
+      },
+      {
+        referenceId: refused.referenceId,
+        operation: 'disbursement.transfer',
+        status: 'FAILED',
+        amount: '6',
+        currency: 'EUR',
+      },
+    ]);
+    expect(result.items.map((item) => [item.verdict, item.reason])).toEqual([
+      ['MATCH', "amount and currency not compared: the provider's answer has neither"],
+      [
+        'MISMATCH',
+        "status: books FAILED, provider SUCCESSFUL; amount not compared: the provider's answer has none",
+      ],
+    ]);
   });
 });

@@ -1,7 +1,10 @@
 import {
+  InMemoryJournal,
   MomoClient,
+  memoryBatchStore,
   type ReconcileItem,
   type ReconcileRecord,
+  type ReconcileStoreRecord,
   type ReconcileSummary,
   type ReconcileVerdict,
 } from 'momo-partner-sdk';
@@ -18,8 +21,24 @@ describe('momo.reconcile types', () => {
     expectTypeOf(result.summary).toEqualTypeOf<ReconcileSummary>();
     expectTypeOf(result.summary.OTHER_PLATFORM).toEqualTypeOf<number>();
     expectTypeOf<ReconcileVerdict>().toEqualTypeOf<
-      'MATCH' | 'SETTLED' | 'MISMATCH' | 'STILL_PENDING' | 'NOT_FOUND' | 'OTHER_PLATFORM' | 'ERROR'
+      | 'MATCH'
+      | 'SETTLED'
+      | 'MISMATCH'
+      | 'STILL_PENDING'
+      | 'NOT_FOUND'
+      | 'OTHER_PLATFORM'
+      | 'ERROR'
+      | 'DUPLICATE'
+      | 'MISSING_FROM_BOOKS'
     >();
+    expectTypeOf(result.items[0]!.duplicateOf).toEqualTypeOf<number | undefined>();
+    // With a store, the items the books lack carry a ReconcileStoreRecord.
+    const fromStore = await momo.reconcile(rows(), {
+      journal: new InMemoryJournal(),
+      batchStore: memoryBatchStore(),
+    });
+    expectTypeOf(fromStore.items).toEqualTypeOf<ReconcileItem<Row | ReconcileStoreRecord>[]>();
+    expectTypeOf<ReconcileStoreRecord['source']>().toEqualTypeOf<'journal' | 'outbox' | 'batch'>();
     // @ts-expect-error a record needs its operation
     await momo.reconcile([{ referenceId: 'x' }]);
   });

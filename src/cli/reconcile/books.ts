@@ -2,7 +2,7 @@ import { access, constants } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { ValidationError } from '../../errors';
 import { RecordChecks } from '../../reconcile/records';
-import type { ReconcileItem, ReconcileRecord } from '../../reconcile/types';
+import type { ReconcileItem, ReconcileRecord, ReconcileStoreRecord } from '../../reconcile/types';
 import { CsvError, csvLine, readCsvRecords } from '../csv';
 import { CliFailure, ExitCode } from '../output';
 import { replaceFile } from '../private-file';
@@ -103,24 +103,43 @@ export async function checkWritable(out: string): Promise<void> {
 
 /**
  * The report: the input's columns as they were, then the provider's status, the verdict
- * and why; one row per input row, in input order. Written whole to a temporary file,
+ * and why; one row per input row, in input order, then one per payment the books lack
+ * (its referenceId and operation columns filled in). Written whole to a temporary file,
  * then renamed: there is a complete report or none.
  */
 export async function writeReport(
   out: string,
   columns: readonly string[],
-  items: readonly ReconcileItem<BookRow>[],
+  items: readonly ReconcileItem<BookRow | ReconcileStoreRecord>[],
+  rows: readonly BookRow[],
 ): Promise<void> {
   const lines = [csvLine([...columns, ...REPORT_COLUMNS])];
   for (const item of items) {
-    const cells = columns.map((name) => item.record.values[name] ?? '');
-    lines.push(csvLine([...cells, item.found?.status ?? '', item.verdict, reasonOf(item)]));
+    const { record } = item;
+    const cells = columns.map((name) =>
+      'values' in record
+        ? (record.values[name] ?? '')
+        : name === 'referenceId' || name === 'operation'
+          ? record[name]
+          : '',
+    );
+    lines.push(csvLine([...cells, item.found?.status ?? '', item.verdict, reasonOf(item, rows)]));
   }
   await replaceFile(out, lines.join('')); // a private temporary file, renamed over it
 }
 
-/** The verdict's reason, else the provider's reason code for a FAILED one. */
-function reasonOf(item: ReconcileItem<BookRow>): string {
+/**
+ * The verdict's reason (a DUPLICATE's names the line of the first row with its id), else
+ * the provider's reason code for a FAILED one.
+ */
+function reasonOf(
+  item: ReconcileItem<BookRow | ReconcileStoreRecord>,
+  rows: readonly BookRow[],
+): string {
+  const first = item.duplicateOf === undefined ? undefined : rows[item.duplicateOf];
+  if (first) {
+    return `the same referenceId as line ${first.line} (reconciled there): the books list this payment twice`;
+  }
   if (item.reason) return item.reason;
   const reason = item.found?.reason;
   if (!reason?.code) return '';
