@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { csvLine, readCsvRecords } from '../../src/cli/csv';
 import { runCli, useLoopbackSimulator } from './support';
 
@@ -84,9 +84,15 @@ async function rowsOf(file: string): Promise<Record<string, string>[]> {
   return rows;
 }
 
-/** `payouts` with the state under the test's folder, many rows in flight. */
+/** Each test's own state folder: batches of another test are not its repeats. */
+let state = '';
+beforeEach((context) => {
+  state = join(dir, `state-${context.task.id}`);
+});
+
+/** `payouts` with the test's state folder, many rows in flight. */
 function payouts(file: string, batch: string, more: string[] = [], vars = {}) {
-  const args = ['payouts', file, '--batch', batch, '--state-dir', join(dir, 'state')];
+  const args = ['payouts', file, '--batch', batch, '--state-dir', state];
   return runCli([...args, '--concurrency', '64', ...more], { ...env(), ...vars }, 240_000);
 }
 
