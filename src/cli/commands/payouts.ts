@@ -58,11 +58,14 @@ key), payerMessage, payeeNote. Other columns are carried to the results.
                             row cannot be paid as written, instead of REJECTING that row
   --repeat-window <time>    refuse a file whose rows (payee, amount, currency) another
                             batch of --state-dir paid within this time (default
-                            ${DEFAULT_REPEAT_WINDOW}; e.g. 90m, 36h, 7d): exit code 2 naming that batch
+                            ${DEFAULT_REPEAT_WINDOW}; e.g. 90m, 36h, 7d): exit code 2 naming
+                            that batch. MOMO_NOW (ISO 8601) sets "now" for rehearsals
   --allow-repeat            pay such a file all the same
   --dry-run                 check every row, send nothing: the bad rows, totals per
-                            currency, every row in <out>.dry-run.csv, and an estimate
-                            (creating calls / create rate + lookups / lookup rate + ${SETTLE_ALLOWANCE_S} s)
+                            currency, every row in <file>.dry-run.csv (beside --out,
+                            never over it), and an estimate counting every call:
+                            creates / create rate + lookups (status, and account
+                            holder with --check-account-holder) / lookup rate + ${SETTLE_ALLOWANCE_S} s
   --concurrency <n>         creating calls in flight at once (default 8)
   --create-rate <n>         creating calls started per second, at most
   --lookup-rate <n>         status lookups per second, at most (the provider's cap)
@@ -82,8 +85,9 @@ its line, column and why, and the others are paid; every such row is listed at t
 
 Exit codes: 0 every row ended (SUCCESSFUL, FAILED, REJECTED or SKIPPED); 2 bad usage,
 an unreadable or malformed file, rows that disagree with what the batch sent, --strict
-with a bad row, or a repeat (nothing sent; a dry run says so and exits 2 too); 3 an API or connection error stopped the run or left rows unresolved;
-5 rows still pending at --timeout-ms.
+with a bad row, or a repeat (nothing sent; a dry run says so and exits 2 too); 3 an
+API or connection error stopped the run or left rows unresolved; 5 rows still pending
+at --timeout-ms.
 
 ${CONNECTION_HELP}`;
 
