@@ -297,4 +297,32 @@ describe('payouts: bad rows REJECTED, all of them reported; the repeat guard', (
       lookups: { status: 3, accountHolder: 4 },
     });
   });
+
+  it('a row with a blank key has its other columns checked too; --json lists the first 20 and counts them all', {
+    timeout: 60_000,
+  }, async () => {
+    const file = join(dir, 'several.csv');
+    await writeFile(
+      file,
+      [
+        'key,msisdn,amount,currency',
+        ',abc,"1,000.50",EURO',
+        ...Array.from({ length: 24 }, (_, i) => `k${i},${payee(950 + i)},-${i},EUR`),
+      ].join('\r\n'),
+    );
+    const before = sim.requests.length;
+    const dry = await payouts(file, 'several', ['--dry-run', '--json']);
+    expect(dry.code, dry.stderr).toBe(0);
+    const report = JSON.parse(dry.stdout);
+    expect(report).toMatchObject({ rows: 25, rejected: 25, toSend: 0 });
+    expect(report.problems).toHaveLength(20);
+    expect(report.problems[0]).toEqual({
+      key: '',
+      reason:
+        'line 2: column "key" (""): must be a non-empty string; column "msisdn" ("abc"): must be an MSISDN: digits only, country code first, no leading + or spaces (e.g. 46733123999); column "amount" ("1,000.50"): must be a positive decimal string such as "100" or "12.50"; column "currency" ("EURO"): must be an ISO 4217 code of three capitals',
+    });
+    const rows = await rowsOf(join(dir, 'several.dry-run.csv'));
+    expect(rows.filter((r) => r.status === 'REJECTED')).toHaveLength(25);
+    expect(sim.requests.length).toBe(before);
+  });
 });

@@ -72,7 +72,20 @@ export class RowChecker {
     };
     const checked = checkItem(item, this.#operation);
     if (!checked.ok) {
-      const why = checked.issues.map((issue) => issueText(issue, record.values)).join('; ');
+      // A bad key stops the batch's check before the body: the body's issues too, at once.
+      const body = checked.issues.every((issue) => issue.path === 'key')
+        ? checkItem({ ...item, key: 'k' }, this.#operation)
+        : undefined;
+      const issues = [...checked.issues, ...(body && !body.ok ? body.issues : [])];
+      // In the order of the file's columns, as the operator reads the row.
+      const place = (issue: ValidationIssue) => {
+        const at = record.header.indexOf(columnOf(issue.path, record.values) ?? '');
+        return at < 0 ? record.header.length : at;
+      };
+      const why = issues
+        .sort((a, b) => place(a) - place(b))
+        .map((issue) => issueText(issue, record.values))
+        .join('; ');
       return problem(onLine(record.line, why));
     }
     const earlier = this.#firstLine.get(item.key);
