@@ -317,6 +317,7 @@ describe('payouts: bad rows REJECTED, all of them reported; the repeat guard', (
     expect(report).toMatchObject({ rows: 25, rejected: 25, toSend: 0 });
     expect(report.problems).toHaveLength(20);
     expect(report.problems[0]).toEqual({
+      line: 2,
       key: '',
       reason:
         'line 2: column "key" (""): must be a non-empty string; column "msisdn" ("abc"): must be an MSISDN: digits only, country code first, no leading + or spaces (e.g. 46733123999); column "amount" ("1,000.50"): must be a positive decimal string such as "100" or "12.50"; column "currency" ("EURO"): must be an ISO 4217 code of three capitals',

@@ -88,6 +88,7 @@ describe('momo-partner-sdk payouts', { timeout: 60_000 }, () => {
       },
       problems: [
         {
+          line: 5,
           key: 'emp-4',
           reason: `line 5: column "msisdn" ("0244000111"): ${MSISDN_RULE}`,
         },

@@ -155,6 +155,7 @@ export const payoutsCommand = defineCommand({
     }
     if (!dryRun) await recordRun(stateDir, batch, operation, check.prints, now);
     const reasons = new Map(check.problems.map((p) => [p.index, p.reason]));
+    const lines = new Map(check.problems.map((p) => [p.index, p.line]));
     const results = dryRun ? undefined : new ResultsFile(file, out, handle).rejecting(reasons);
     await results?.removeLeftovers();
     await results?.fromStore();
@@ -196,14 +197,24 @@ export const payoutsCommand = defineCommand({
       const dryOut = dryRunFile(out);
       await new ResultsFile(file, dryOut, handle).final(items);
       const dry = await asFileError(file, () =>
-        dryRunOf({ file, batch, out: dryOut, report, items, handle, checkAccountHolder, rates }),
+        dryRunOf({
+          file,
+          batch,
+          out: dryOut,
+          report,
+          items,
+          handle,
+          lines,
+          checkAccountHolder,
+          rates,
+        }),
       );
       if (refusals.length > 0) dry.refused = refusals.join(' ');
       command.print(dry, dryRunText(dry));
       return refusals.length > 0 ? ExitCode.usage : ExitCode.ok;
     }
     await results?.final(items);
-    const problems = listedProblems(items);
+    const problems = listedProblems(items, lines);
     const listed = problemText(problems, report.summary.rejected);
     command.print(
       { batch, out, summary: report.summary, problems },

@@ -10,6 +10,8 @@ export const SETTLE_ALLOWANCE_S = 30;
 
 /** A REJECTED row as the summaries list it. */
 export interface ListedProblem {
+  /** The row's line, when the check found it (a row the library refused later: none). */
+  line?: number;
   key: string;
   /** `line N: column "c" ("value"): why` (a row the library refused later: its key and why). */
   reason: string;
@@ -29,12 +31,18 @@ export function withReasons(
   });
 }
 
-/** The first REJECTED rows (`PROBLEMS_LISTED`), in input order. */
-export function listedProblems(items: readonly BatchReportItem[]): ListedProblem[] {
+/** The first REJECTED rows (`PROBLEMS_LISTED`), in input order; `lines` by row index. */
+export function listedProblems(
+  items: readonly BatchReportItem[],
+  lines: ReadonlyMap<number, number>,
+): ListedProblem[] {
   const listed: ListedProblem[] = [];
-  for (const item of items) {
+  for (const [index, item] of items.entries()) {
     if (listed.length === PROBLEMS_LISTED) break;
-    if (item.status === 'REJECTED') listed.push({ key: item.key, reason: item.reason ?? '' });
+    if (item.status !== 'REJECTED') continue;
+    const line = lines.get(index);
+    const { key, reason = '' } = item;
+    listed.push(line === undefined ? { key, reason } : { line, key, reason });
   }
   return listed;
 }
@@ -84,6 +92,8 @@ interface DryRunInput {
   report: BatchReport;
   items: readonly BatchReportItem[];
   handle: BatchHandle;
+  /** The lines of the rows the check found bad, by row index. */
+  lines: ReadonlyMap<number, number>;
   checkAccountHolder: boolean;
   rates: { createRate?: number | undefined; lookupRate?: number | undefined };
 }
@@ -141,7 +151,7 @@ export async function dryRunOf(input: DryRunInput): Promise<DryRun> {
       creates,
       lookups: { status: n, accountHolder },
     },
-    problems: listedProblems(items),
+    problems: listedProblems(items, input.lines),
     out: input.out,
   };
 }
