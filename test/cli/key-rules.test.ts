@@ -1,12 +1,13 @@
-import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, useLoopbackSimulator } from './support';
 
 // DESIGN 9.2 in `payouts`: the CSV's key column follows the library's key rules (at most
-// 200 characters, well-formed, no control characters); a row that breaks one is refused
-// as a bad row is (its line and the column `key` named), nothing recorded or sent.
+// 200 characters, well-formed, no control characters); a row that breaks one is REJECTED
+// as any bad row is (its line and the column `key` named), nothing recorded or sent for
+// it, and the other rows are paid.
 const { sim, env } = useLoopbackSimulator();
 let dir = '';
 beforeAll(async () => {
@@ -30,13 +31,18 @@ describe('payouts: the key column', { timeout: 60_000 }, () => {
     const state = join(dir, `state-${name.replaceAll(' ', '-')}`);
     const run = await runCli(['payouts', file, '--batch', 'keys', '--state-dir', state], env());
 
-    expect(run.code, run.stderr).toBe(2);
-    expect(run.stderr).toMatch(/line 3/);
-    expect(run.stderr).toMatch(/column "key"/);
-    expect(run.stderr).toMatch(message);
-    expect(posts()).toEqual([]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/line 3/);
+    expect(run.stdout).toMatch(/column "key"/);
+    expect(run.stdout).toMatch(message);
+    const results = await readFile(file.replace(/\.csv$/, '.results.csv'), 'utf8');
+    expect(results.split('\r\n')[2]).toMatch(/,REJECTED,/);
+    // Only the good row was sent; nothing was recorded for the bad one.
+    expect(posts().map((p) => (p.body as { amount?: string }).amount)).toEqual(['1']);
     const batches = join(state, 'batches');
-    for (const name of await readdir(batches))
-      expect((await stat(join(batches, name))).size).toBe(0);
+    for (const name of await readdir(batches)) {
+      expect(await readFile(join(batches, name), 'utf8')).not.toContain('"type":"intent","key":"k');
+    }
+    sim.reset();
   });
 });

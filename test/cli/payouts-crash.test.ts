@@ -29,10 +29,10 @@ const OUTCOMES = {
 const PENDING_FOREVER = '46733123453'; // until the test settles it (waits stay pending)
 /** Rows the schema refuses (REJECTED, never sent): a local number, a lower-case currency. */
 const INVALID = new Map([
-  [7, { msisdn: '0244000111', reason: 'body.payee.partyId' }],
-  [120, { currency: 'eur', reason: 'body.currency' }],
-  [201, { msisdn: '0244000222', reason: 'body.payee.partyId' }],
-  [300, { currency: 'usd', reason: 'body.currency' }],
+  [7, { msisdn: '0244000111', reason: 'column "msisdn" ("0244000111")' }],
+  [120, { currency: 'eur', reason: 'column "currency" ("eur")' }],
+  [201, { msisdn: '0244000222', reason: 'column "msisdn" ("0244000222")' }],
+  [300, { currency: 'usd', reason: 'column "currency" ("usd")' }],
 ]);
 /** Rows whose transfer stays PENDING until the test settles it: how it settles them. */
 const PENDING = new Map<number, 'SUCCESSFUL' | 'FAILED'>([

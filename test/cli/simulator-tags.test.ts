@@ -18,7 +18,16 @@ async function pay(batch: string, extra: Record<string, string>) {
   const file = join(dir, `${batch}.csv`);
   await writeFile(file, 'key,msisdn,amount,currency\r\nemp-1,46733123999,1,EUR\r\n');
   const before = sim.requests.length;
-  const args = ['payouts', file, '--batch', batch, '--state-dir', join(dir, 'state')];
+  // The same row under each batch: not a repeat to guard against here.
+  const args = [
+    'payouts',
+    file,
+    '--batch',
+    batch,
+    '--state-dir',
+    join(dir, 'state'),
+    '--allow-repeat',
+  ];
   const run = await runCli(args, { ...env(), ...extra });
   expect(run.code, run.stderr).toBe(0);
   return sim.requests.slice(before).filter((r) => r.path === '/disbursement/v1_0/transfer');

@@ -3,47 +3,57 @@ import { fingerprint } from '../../batches/reference-id';
 import type { BatchHandle, BatchRecord } from '../../contracts/batch-store';
 import { CsvError, type CsvRecord, readCsvRecords } from '../csv';
 import { CliFailure, ExitCode } from '../output';
-import { BODY_COLUMNS, type CsvOperation, payoutRecords, rowError, rowItem } from './rows';
+import { RowChecker, type RowProblem } from './problems';
+import { RowPrints, rowPrint } from './row-prints';
+import {
+  BODY_COLUMNS,
+  CSV_OPERATIONS,
+  type CsvOperation,
+  payoutRecords,
+  rowError,
+  rowItem,
+} from './rows';
 
 /** What the first reading found. */
 export interface FileCheck {
   rows: number;
+  /** Every row that cannot be paid as written, in file order (REJECTED, or `--strict`). */
+  problems: RowProblem[];
+  /** The payable rows' prints, sorted: what the repeat guard compares (row-prints.ts). */
+  prints: BigUint64Array;
 }
 
 /**
- * Reads the whole file once before anything is sent: it must parse, every row must map
- * to a body (a key, a number), keys must be unique, and every row the batch's store
- * holds must be the row that was sent under its key. Any problem is a CliFailure with
- * exit code 2 naming the file, the line and the column: nothing is sent.
+ * Reads the whole file once before anything is sent. It must parse (else a CliFailure,
+ * exit code 2, naming the file and the line), and every row the batch's store holds must
+ * be the row that was sent under its key (else exit code 2 naming the line and the
+ * column). Every other bad row (the operation's schema, a blank or repeated key) is
+ * gathered, not thrown: all of them at once.
  */
 export async function checkFile(
   file: string,
   operation: CsvOperation,
   handle: BatchHandle,
   previousResults: string,
+  secret: string,
 ): Promise<FileCheck> {
   return asFileError(file, async () => {
     await access(file);
-    const lines = new Map<string, number>();
+    const checker = new RowChecker(operation);
+    const prints = new RowPrints();
+    const role = CSV_OPERATIONS[operation];
     let rows = 0;
     for await (const record of payoutRecords(file)) {
       const item = rowItem(record, operation);
-      const earlier = lines.get(item.key);
-      if (earlier !== undefined) {
-        throw rowError(
-          record,
-          'key',
-          `${JSON.stringify(item.key)} is also the key of line ${earlier} (keys are unique)`,
-        );
-      }
-      lines.set(item.key, record.line);
-      rows += 1;
+      if (!checker.check(rows++, record, item)) continue;
       const stored = await handle.get(item.key);
       if (stored && stored.fingerprint !== (await fingerprint(operation, item.body))) {
         throw await disagreement(record, stored, operation, handle.id, previousResults);
       }
+      const body = item.body as { amount: string; currency: string } & Record<string, object>;
+      prints.add(rowPrint(secret, role, body[role], body.amount, body.currency));
     }
-    return { rows };
+    return { rows, problems: checker.problems, prints: prints.sorted() };
   });
 }
 

@@ -51,6 +51,8 @@ export class ResultsFile {
   readonly #out: string;
   readonly #handle: BatchHandle;
   readonly #intervalMs: number;
+  /** Rows found bad before the run (by index): REJECTED from the first writing on. */
+  #rejected: ReadonlyMap<number, string> = new Map();
   #timer: NodeJS.Timeout | undefined;
   #writing: Promise<void> | undefined;
   #last = 0;
@@ -63,9 +65,18 @@ export class ResultsFile {
     this.#intervalMs = intervalMs;
   }
 
+  /** The rows the check found bad, by index, with their reasons: shown REJECTED at once. */
+  rejecting(reasons: ReadonlyMap<number, string>): this {
+    this.#rejected = reasons;
+    return this;
+  }
+
   /** Writes the file from the store now. */
   fromStore(): Promise<void> {
-    return this.#write((key) => storedState(this.#handle, key));
+    return this.#write((key, index) => {
+      const reason = this.#rejected.get(index);
+      return reason === undefined ? storedState(this.#handle, key) : { status: 'REJECTED', reason };
+    });
   }
 
   /**

@@ -1,4 +1,3 @@
-import { nameProblem } from '../../batches/key-rules';
 import type { BatchItem } from '../../batches/types';
 import { CsvError, type CsvRecord, readCsvRecords } from '../csv';
 
@@ -37,7 +36,6 @@ export const BODY_COLUMNS = [
 ];
 
 const REQUIRED = ['key', 'amount', 'currency'];
-const AMOUNT = /^\d+(\.\d+)?$/;
 
 /** The records of `file`, the header checked on the first (RFC 4180, streamed). */
 export async function* payoutRecords(file: string): AsyncGenerator<CsvRecord> {
@@ -77,29 +75,18 @@ export function rowError(record: CsvRecord, column: string, problem: string): Cs
 }
 
 /**
- * A record as a batch item for `operation`. A blank key or an amount that is not a
- * number is a CsvError naming the line and the column (the file is refused); anything
- * else the operation's schema checks (a REJECTED row, with its reason).
+ * A record as a batch item for `operation`, its values as written: what the operation
+ * refuses (a blank key, an amount like `1,000.50`, a phone number like `abc`) the check
+ * finds (problems.ts: REJECTED, naming the line and the column).
  */
 export function rowItem(record: CsvRecord, operation: CsvOperation): BatchItem {
   const v = record.values;
   const key = v.key ?? '';
-  if (key.trim() === '') throw rowError(record, 'key', 'is blank: every row needs a unique key');
-  const keyProblem = nameProblem(key); // DESIGN 9.2, as the library's batches check it
-  if (keyProblem) throw rowError(record, 'key', keyProblem);
-  const amount = v.amount ?? '';
-  if (!AMOUNT.test(amount)) {
-    throw rowError(
-      record,
-      'amount',
-      `is not a number like 10.50 (${JSON.stringify(amount)}: digits and one dot, no spaces or thousands separators)`,
-    );
-  }
   const party = v.msisdn
     ? { partyIdType: 'MSISDN', partyId: v.msisdn }
     : { partyIdType: v.partyIdType ?? 'MSISDN', partyId: v.partyId ?? v.msisdn ?? '' };
   const body: Record<string, unknown> = {
-    amount,
+    amount: v.amount ?? '',
     currency: v.currency ?? '',
     externalId: v.externalId || key,
     [CSV_OPERATIONS[operation]]: party,

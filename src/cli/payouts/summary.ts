@@ -1,15 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { MIN_SECRET_LENGTH } from '../../batches/reference-id';
-import { addDecimal } from '../../batches/summary';
 import type { BatchReport } from '../../batches/types';
 import type { ProductName } from '../../core/options';
 import { credentialFromEnv } from '../env';
 import { ExitCode, type Io, UsageError } from '../output';
-import { formatDuration } from './progress';
-import { payoutRecords } from './rows';
-
-/** Seconds allowed for the provider to settle the last rows, in the dry run's estimate. */
-export const SETTLE_ALLOWANCE_S = 30;
 
 /**
  * The secret reference ids are derived with: MOMO_BATCH_SECRET when set, else
@@ -52,84 +46,5 @@ export function summaryText(batch: string, out: string, report: BatchReport): st
     lines.push(`  ${s.unresolved} rows not ended: run the same command again to look them up`);
   }
   lines.push(`results: ${out}`);
-  return `${lines.join('\n')}\n`;
-}
-
-/** What a dry run prints. */
-export interface DryRun {
-  batch: string;
-  dryRun: true;
-  rows: number;
-  /** Rows that would be sent (or looked up): valid and not ended in an earlier run. */
-  toSend: number;
-  ended: number;
-  rejected: number;
-  skipped: number;
-  /** Amounts of the rows to send, per currency (exact decimal strings). */
-  totals: Record<string, string>;
-  estimate: { seconds: number; formula: string };
-  /** REJECTED rows: the line and why (the first 20). */
-  problems: { line: number; key: string; reason: string }[];
-}
-
-/**
- * The dry run's report: totals per currency of the rows to send, and how long the caps
- * make the run take: rows / create rate + rows / lookup rate + a settle allowance (each
- * row one creating call and about one lookup; a rate not given adds nothing).
- */
-export async function dryRunOf(
-  file: string,
-  batch: string,
-  report: BatchReport,
-  rates: { createRate?: number | undefined; lookupRate?: number | undefined },
-): Promise<DryRun> {
-  const totals: Record<string, string> = {};
-  const problems: DryRun['problems'] = [];
-  let index = 0;
-  for await (const record of payoutRecords(file)) {
-    const item = report.items[index++];
-    if (item?.status === 'UNRESOLVED') {
-      const { currency = '', amount = '0' } = record.values;
-      totals[currency] = addDecimal(totals[currency] ?? '0', amount);
-    }
-    if (item?.status === 'REJECTED' && problems.length < 20) {
-      problems.push({ line: record.line, key: item.key, reason: item.reason ?? '' });
-    }
-  }
-  const s = report.summary;
-  const n = s.unresolved;
-  const terms = [
-    ...(rates.createRate
-      ? [[n / rates.createRate, `${n} rows / ${rates.createRate} creates/s`]]
-      : []),
-    ...(rates.lookupRate
-      ? [[n / rates.lookupRate, `${n} rows / ${rates.lookupRate} lookups/s`]]
-      : []),
-    [n > 0 ? SETTLE_ALLOWANCE_S : 0, `${n > 0 ? SETTLE_ALLOWANCE_S : 0} s to settle`],
-  ] as [number, string][];
-  const seconds = Math.ceil(terms.reduce((sum, [t]) => sum + t, 0));
-  return {
-    batch,
-    dryRun: true,
-    rows: s.total,
-    toSend: n,
-    ended: s.successful + s.failed,
-    rejected: s.rejected,
-    skipped: s.skipped,
-    totals,
-    estimate: { seconds, formula: terms.map(([, text]) => text).join(' + ') },
-    problems,
-  };
-}
-
-export function dryRunText(d: DryRun): string {
-  const lines = [
-    `payouts ${d.batch} (dry run, nothing sent): ${d.rows} rows: ${d.toSend} to send, ${d.ended} ended in an earlier run, ${d.rejected} REJECTED, ${d.skipped} SKIPPED`,
-    ...Object.entries(d.totals).map(([currency, sum]) => `  ${currency}: ${sum} to send`),
-    ...d.problems.map(
-      (p) => `  REJECTED line ${p.line} (key ${JSON.stringify(p.key)}): ${p.reason}`,
-    ),
-    `estimate: about ${formatDuration(d.estimate.seconds)} (${d.estimate.formula})`,
-  ];
   return `${lines.join('\n')}\n`;
 }
