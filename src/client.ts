@@ -10,6 +10,8 @@ import { Remittance } from './products/remittance';
 import { reconcile } from './reconcile/reconcile';
 import type { ReconcileOptions, ReconcileRecord, ReconcileResult } from './reconcile/types';
 import { type ClientJournal, JournalView } from './scale-out/client-journal';
+import { Subscriptions } from './subscriptions/subscriptions';
+import type { SubscriptionsOptions } from './subscriptions/types';
 
 /**
  * The client: options checked once, one transport, one token cache and one poller
@@ -68,6 +70,14 @@ export class MomoClient {
   get batches(): Batches {
     this.#batches ??= new Batches(this);
     return this.#batches;
+  }
+
+  /**
+   * Recurring collections on the provider's pre-approvals: `plan`, `subscribe`, `runDue`,
+   * `start` (docs/subscriptions.md).
+   */
+  subscriptions(options: SubscriptionsOptions): Subscriptions {
+    return new Subscriptions(this, options);
   }
 
   /**
