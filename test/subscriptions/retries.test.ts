@@ -23,7 +23,12 @@ async function lastCharge(world: ReturnType<typeof setup>, key: string) {
 
 /** Subscribes at T0 (period 0 due a day later) and lets the mandate be approved. */
 async function subscribed(world: ReturnType<typeof setup>, key: string, partyId: string) {
-  await world.subs.subscribe({ key, plan: 'gym-monthly', payer: payer(partyId), startAt: T0 + DAY });
+  await world.subs.subscribe({
+    key,
+    plan: 'gym-monthly',
+    payer: payer(partyId),
+    startAt: T0 + DAY,
+  });
   world.sim.clock.advance(DAY); // the payer approved the mandate meanwhile (settleMs)
   await world.subs.runDue(); // the mandate looked up; period 0's first charge sent
 }

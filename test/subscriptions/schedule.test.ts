@@ -78,7 +78,12 @@ describe('subscriptions: a year of monthly charges', () => {
       world.subs.subscribe({ key: 'm', plan: 'nope', payer: payer('233244555012'), startAt: T0 }),
     ).rejects.toMatchObject({ field: 'plan' });
     await expect(
-      world.subs.subscribe({ key: 'a\u0000b', plan: 'gym-monthly', payer: payer('2332445'), startAt: T0 }),
+      world.subs.subscribe({
+        key: 'a\u0000b',
+        plan: 'gym-monthly',
+        payer: payer('2332445'),
+        startAt: T0,
+      }),
     ).rejects.toMatchObject({ field: 'key' });
     expect(() => world.momo.subscriptions({ store: undefined as never, secret: 'x' })).toThrow(
       ValidationError,
