@@ -1,5 +1,5 @@
 import { ValidationError } from 'momo-partner-sdk';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DAY, gymMonthly, payer, requestsToPay, runDays, setup, T0 } from './support';
 
 describe('subscriptions: a year of monthly charges', () => {
@@ -89,5 +89,36 @@ describe('subscriptions: a year of monthly charges', () => {
       ValidationError,
     );
     expect(world.sim.transactions).toHaveLength(0);
+  });
+});
+
+describe('subscriptions: start()', () => {
+  it('runs passes until stop(), calling onCharge once each outcome is recorded', async () => {
+    const world = setup();
+    await world.subs.plan({ ...gymMonthly, id: 'daily', every: 'day' });
+    await world.subs.subscribe({
+      key: 'd',
+      plan: 'daily',
+      payer: payer('233244555600'),
+      startAt: T0,
+    });
+    const seen: string[] = [];
+    const runner = world.subs.start({
+      intervalMs: 10,
+      onCharge: async (charge) => {
+        const stored = await world.subs.get(charge.key);
+        // Recorded before onCharge runs: the store already has the next period.
+        expect(stored?.period).toBe(charge.period + 1);
+        seen.push(`${charge.key}/${charge.period}:${charge.status}`);
+      },
+    });
+    // Real time passes between the runner's passes; the simulator's clock is moved by hand.
+    await vi.waitFor(() => expect(seen).toEqual(['d/0:SUCCESSFUL']), { timeout: 10_000 });
+    world.sim.clock.advance(DAY);
+    await vi.waitFor(() => expect(seen).toHaveLength(2), { timeout: 10_000 });
+    await runner.stop();
+    world.sim.clock.advance(DAY);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(seen).toEqual(['d/0:SUCCESSFUL', 'd/1:SUCCESSFUL']);
   });
 });
