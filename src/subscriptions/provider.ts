@@ -2,7 +2,8 @@ import { derivedReferenceId } from '../batches/reference-id';
 import { reasonCode, sendFailure, stopsTheRun } from '../batches/send-rules';
 import type { ClientSurface } from '../client-surface';
 import type { SubscriptionChargeStatus } from '../contracts/subscription-store';
-import { isNotFoundError, isWaitTimeoutError } from '../errors';
+import { isBusinessRefusal } from '../core/business-refusal';
+import { isApiError, isNotFoundError, isWaitTimeoutError } from '../errors';
 import { mismatchReason } from '../payments/verify';
 
 /**
@@ -46,6 +47,10 @@ export async function create(send: () => Promise<unknown>): Promise<Sent> {
     if (failure.kind === 'landed') return { kind: 'landed' };
     if (failure.kind === 'refused') return { kind: 'refused', code: failure.code };
     if (failure.kind === 'invalid') return { kind: 'refused', code: 'INVALID_INPUT' };
+    // The provider's 500 business refusals (NOT_ENOUGH_FUNDS...): sending again cannot change them.
+    if (isApiError(error) && error.code !== undefined && isBusinessRefusal(error)) {
+      return { kind: 'refused', code: error.code };
+    }
     return { kind: 'unknown' };
   }
 }

@@ -35,12 +35,15 @@ async function collect(ctx: StepContext, sub: Subscription, plan: Plan): Promise
     const last = lastOfPeriod(sub);
     let charge: SubscriptionCharge;
     if (last && (last.status === 'PENDING' || last.invoice?.status === 'PENDING')) charge = last;
-    else if (last?.status === 'FAILED' && !last.invoice && spent(plan, last))
-      charge = last; // its invoice
-    else charge = await newCharge(ctx, sub, plan, last ? last.attempt + 1 : 1);
-    if (charge.status === 'FAILED' && !charge.invoice && plan.invoiceFallback) {
-      await sendInvoice(ctx, sub, plan, charge); // retries spent (else it would have stopped)
-    }
+    else if (
+      last?.status === 'FAILED' &&
+      !last.invoice &&
+      spent(plan, last) &&
+      plan.invoiceFallback
+    ) {
+      charge = last; // the retries spent (`decide` let it through): its invoice now
+      await sendInvoice(ctx, sub, plan, charge);
+    } else charge = await newCharge(ctx, sub, plan, last ? last.attempt + 1 : 1);
     await followCharge(ctx, sub, plan, charge);
     if (!(await decide(ctx, sub, plan, charge))) return;
   }

@@ -134,6 +134,40 @@ describe('subscriptions: retries by the provider reason', () => {
     expect(requestsToPay(world.sim).get('member-9/0')).toEqual({ created: 2, successful: 0 });
   });
 
+  it('a 500 business refusal of the send counts as the attempt failing: retried, then invoiced', async () => {
+    const world = setup();
+    await world.subs.plan({ ...gymMonthly, retry: ['1d'], invoiceFallback: true });
+    const empty = { code: 'NOT_ENOUGH_FUNDS', message: 'The payer does not have enough funds.' };
+    world.sim.inject({
+      kind: 'status',
+      status: 500,
+      body: empty,
+      match: 'POST /collection/v1_0/requesttopay',
+      times: 2,
+    });
+    await world.subs.subscribe({
+      key: 'member-11',
+      plan: 'gym-monthly',
+      payer: payer('233244555104'),
+      startAt: T0,
+    });
+    await world.subs.runDue();
+    expect(await world.subs.get('member-11')).toMatchObject({
+      status: 'PAST_DUE',
+      nextChargeAt: T0 + DAY,
+      charges: [{ attempt: 1, status: 'FAILED', reason: 'NOT_ENOUGH_FUNDS' }],
+    });
+    await runDays(world, 1);
+    const { charge } = await lastCharge(world, 'member-11');
+    expect(charge).toMatchObject({
+      attempt: 2,
+      status: 'FAILED',
+      invoice: { status: 'SUCCESSFUL' },
+    });
+    expect(await world.subs.get('member-11')).toMatchObject({ status: 'ACTIVE', period: 1 });
+    expect(requestsToPay(world.sim).get('member-11/0')).toBeUndefined(); // both refused: none created
+  });
+
   it('retries spent without invoiceFallback cancel the subscription', async () => {
     const world = slowWorld();
     await world.subs.plan({ ...gymMonthly, retry: [] });
