@@ -126,16 +126,17 @@ export class Subscriptions {
     return subscription;
   }
 
-  /** Subscriptions by status, or due before a time. */
-  list(
+  /** Subscriptions by status, or due before a time (read from the due index: only those due). */
+  async list(
     filter: { status?: Subscription['status']; dueBefore?: Date | number; limit?: number } = {},
-  ) {
+  ): Promise<Subscription[]> {
     const query: SubscriptionFilter = {
       ...(filter.status !== undefined ? { status: filter.status } : {}),
       ...(filter.dueBefore !== undefined ? { dueBefore: epochMs(filter.dueBefore) } : {}),
       ...(filter.limit !== undefined ? { limit: filter.limit } : {}),
     };
-    return this.#store.list(query);
+    const found = await this.#store.list(query);
+    return found.map(({ lease: _, ...subscription }) => subscription);
   }
 
   /**

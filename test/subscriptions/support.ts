@@ -25,7 +25,12 @@ export const payer = (partyId: string) => ({ partyIdType: 'MSISDN' as const, par
 export function setup(
   options: { settleMs?: number; store?: SubscriptionStore; waitMs?: number } = {},
 ) {
-  const sim = createSimulator({ settleMs: options.settleMs ?? 0, clock: { now: () => T0 } });
+  // Tokens outlive the simulated years: each request is sent once, not again after a 401.
+  const sim = createSimulator({
+    settleMs: options.settleMs ?? 0,
+    clock: { now: () => T0 },
+    tokenTtlSeconds: 20 * 365 * 86_400,
+  });
   const momo = sim.client();
   let store = options.store ?? memorySubscriptionStore();
   const make = () =>
