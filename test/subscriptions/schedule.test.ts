@@ -65,6 +65,25 @@ describe('subscriptions: a year of monthly charges', () => {
     expect(quiet.processed).toBe(0);
   });
 
+  it('ends (ENDED) once no period starts before endAt; { days: n } periods', async () => {
+    const world = setup();
+    await world.subs.plan({ ...gymMonthly, id: 'fortnightly', every: { days: 14 } });
+    await world.subs.subscribe({
+      key: 'term',
+      plan: 'fortnightly',
+      payer: payer('233244555020'),
+      startAt: T0,
+      endAt: T0 + 42 * DAY, // periods start on days 0, 14 and 28
+    });
+    await world.subs.runDue();
+    await runDays(world, 60);
+    const sub = await world.subs.get('term');
+    expect(sub).toMatchObject({ status: 'ENDED', period: 3 });
+    expect(sub?.dueAt).toBeUndefined();
+    expect(sub?.charges.map((c) => (c.at - T0) / DAY)).toEqual([0, 14, 28]);
+    expect(await world.subs.list({ status: 'ENDED' })).toHaveLength(1);
+  });
+
   it('refuses bad input with a ValidationError naming the field, nothing sent', async () => {
     const world = setup();
     await expect(world.subs.plan({ ...gymMonthly, every: 'fortnight' as 'week' })).rejects.toThrow(
