@@ -10,7 +10,7 @@ import { Remittance } from './products/remittance';
 import { reconcile } from './reconcile/reconcile';
 import type { ReconcileOptions, ReconcileRecord, ReconcileResult } from './reconcile/types';
 import { type ClientJournal, JournalView } from './scale-out/client-journal';
-import { Subscriptions } from './subscriptions/subscriptions';
+import { Subscriptions } from './subscriptions/facade';
 import type { SubscriptionsOptions } from './subscriptions/types';
 
 /**

@@ -192,10 +192,10 @@ export type {
   TransferBody,
   TransferResult,
 } from './schemas/transactions';
+export { Subscriptions } from './subscriptions/facade';
 export { fileSubscriptionStore } from './subscriptions/file-store';
 export { memorySubscriptionStore } from './subscriptions/memory-store';
 export type { PlanInput, SubscribeInput } from './subscriptions/plan';
-export { Subscriptions } from './subscriptions/subscriptions';
 export type {
   RunDueReport,
   SubscriptionChargeEvent,

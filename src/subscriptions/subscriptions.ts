@@ -1,4 +1,3 @@
-import { checkSecret } from '../batches/reference-id';
 import type { ClientSurface } from '../client-surface';
 import type {
   Subscription,
@@ -21,39 +20,22 @@ import type {
 const issue = (path: string, message: string) => new ValidationError([{ path, message }]);
 
 /**
- * Recurring collections on the provider's pre-approvals (DESIGN 9.3, docs/subscriptions.md):
- * `plan`, `subscribe`, `get`, `list`, `cancel`, `runDue({ now })` and `start()`.
+ * What `Subscriptions` (facade.ts) does once loaded: recurring collections on the
+ * provider's pre-approvals (DESIGN 9.3, docs/subscriptions.md).
  */
-export class Subscriptions {
+export class SubscriptionEngine {
   readonly #momo: ClientSurface;
   readonly #options: SubscriptionsOptions;
   readonly #store: SubscriptionStore;
   readonly #secret: string;
   readonly #now: () => number;
 
+  /** `options` as `Subscriptions` (the public face, which loads this file) checked them. */
   constructor(momo: ClientSurface, options: SubscriptionsOptions) {
-    if (options === null || typeof options !== 'object')
-      throw issue('options', 'must be an object');
-    const { store, secret } = options;
-    if (store === null || typeof store !== 'object' || typeof store.put !== 'function') {
-      throw issue('store', 'must be a subscription store (memorySubscriptionStore(), ...)');
-    }
-    if (secret === undefined)
-      throw issue('secret', 'is required: the reference ids are derived from it');
-    checkSecret(secret);
-    for (const name of ['waitMs', 'recheckMs', 'concurrency'] as const) {
-      const value = options[name];
-      if (
-        value !== undefined &&
-        !(Number.isInteger(value) && value >= (name === 'concurrency' ? 1 : 0))
-      ) {
-        throw issue(name, 'must be a whole number >= 0 (concurrency >= 1)');
-      }
-    }
     this.#momo = momo;
     this.#options = options;
-    this.#store = store;
-    this.#secret = secret;
+    this.#store = options.store;
+    this.#secret = options.secret;
     this.#now = options.now ?? Date.now;
   }
 
