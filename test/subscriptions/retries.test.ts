@@ -179,3 +179,30 @@ describe('subscriptions: retries by the provider reason', () => {
     });
   });
 });
+
+describe('subscriptions: a send whose answer is lost', () => {
+  it('is sent again under its id: the 409 is compared and counted, never a second charge', async () => {
+    const world = setup();
+    await world.subs.plan(gymMonthly);
+    await world.subs.subscribe({
+      key: 'lossy',
+      plan: 'gym-monthly',
+      payer: payer('233244555105'),
+      startAt: T0,
+    });
+    // Processed, then the connection drops: the client does not know it landed.
+    world.sim.inject({
+      kind: 'drop-after-processing',
+      match: 'POST /collection/v1_0/requesttopay',
+      times: 3,
+    });
+    await world.subs.runDue();
+    await runDays(world, 1);
+    expect(await world.subs.get('lossy')).toMatchObject({ status: 'ACTIVE', period: 1 });
+    const sends = world.sim.requests.filter(
+      (r) => r.method === 'POST' && r.path === '/collection/v1_0/requesttopay',
+    );
+    expect(sends.length).toBeGreaterThan(1); // sent again after the drop
+    expect(requestsToPay(world.sim).get('lossy/0')).toEqual({ created: 1, successful: 1 });
+  });
+});
