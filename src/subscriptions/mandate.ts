@@ -1,7 +1,7 @@
 import type { Subscription, SubscriptionMandate } from '../contracts/subscription-store';
 import type { Plan, StepContext } from './context';
 import { DAY } from './period';
-import { create, expiryOf, ids, look } from './provider';
+import { cancelAtProvider, create, expiryOf, ids, look } from './provider';
 
 /** A mandate is renewed (a new pre-approval for the payer to approve) this long before it expires. */
 export const RENEW_BEFORE_MS = 7 * DAY;
@@ -105,4 +105,21 @@ export function stop(sub: Subscription, reason: string): void {
   sub.reason = reason;
   sub.nextChargeAt = undefined;
   sub.dueAt = undefined;
+}
+
+/**
+ * A stopped subscription's approved mandates (and renewal) cancelled at the provider, as
+ * `cancel` does: best effort (a failure leaves the mandate to run out; no charge is made
+ * under it either way).
+ */
+export async function releaseMandates(ctx: StepContext, sub: Subscription): Promise<void> {
+  for (const mandate of [sub.mandate, sub.renewal]) {
+    if (mandate?.status !== 'APPROVED') continue;
+    try {
+      if (await cancelAtProvider(ctx.momo, sub.payer, mandate.expiresAt))
+        mandate.status = 'CANCELLED';
+    } catch {
+      // Left to expire.
+    }
+  }
 }

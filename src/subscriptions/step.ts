@@ -2,7 +2,7 @@ import { failureReason } from '../contracts/failure-reason';
 import type { Subscription, SubscriptionCharge } from '../contracts/subscription-store';
 import { followCharge, newCharge, paid, sendInvoice } from './charge';
 import type { Plan, StepContext } from './context';
-import { RENEW_BEFORE_MS, refreshMandate, stop } from './mandate';
+import { RENEW_BEFORE_MS, refreshMandate, releaseMandates, stop } from './mandate';
 import { delayMs, periodStart } from './period';
 
 /** At most this many periods are collected in one pass (a runner that was off for years). */
@@ -19,6 +19,7 @@ export async function step(ctx: StepContext, sub: Subscription, plan: Plan): Pro
   if (isStopped(sub)) return;
   const ready = await refreshMandate(ctx, sub, plan);
   if (ready && !isStopped(sub)) await collect(ctx, sub, plan);
+  if (isStopped(sub)) await releaseMandates(ctx, sub); // ended or stopped: no mandate left live
   settleStatus(ctx, sub);
 }
 

@@ -84,6 +84,7 @@ describe('subscriptions: retries by the provider reason', () => {
     await failPending(world, 'member-7', 'PAYER_NOT_FOUND');
     const sub = await world.subs.get('member-7');
     expect(sub).toMatchObject({ status: 'CANCELLED', reason: 'PAYER_NOT_FOUND' });
+    expect(sub?.mandate.status).toBe('CANCELLED'); // its mandate cancelled at the provider
     expect(sub?.dueAt).toBeUndefined();
     await runDays(world, 40);
     expect(requestsToPay(world.sim).get('member-7/0')).toEqual({ created: 1, successful: 0 });

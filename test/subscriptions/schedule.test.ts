@@ -82,6 +82,10 @@ describe('subscriptions: a year of monthly charges', () => {
     expect(sub?.dueAt).toBeUndefined();
     expect(sub?.charges.map((c) => (c.at - T0) / DAY)).toEqual([0, 14, 28]);
     expect(await world.subs.list({ status: 'ENDED' })).toHaveLength(1);
+    expect(sub?.mandate.status).toBe('CANCELLED'); // and cancelled at the provider
+    expect(await world.momo.collection.getApprovedPreApprovals('msisdn', '233244555020')).toEqual(
+      [],
+    );
   });
 
   it('refuses bad input with a ValidationError naming the field, nothing sent', async () => {
