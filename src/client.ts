@@ -16,6 +16,8 @@ import type {
   ReconcileStoreRecord,
 } from './reconcile/types';
 import { type ClientJournal, JournalView } from './scale-out/client-journal';
+import { Subscriptions } from './subscriptions/facade';
+import type { SubscriptionsOptions } from './subscriptions/types';
 
 /**
  * The client: options checked once, one transport, one token cache and one poller
@@ -74,6 +76,14 @@ export class MomoClient {
   get batches(): Batches {
     this.#batches ??= new Batches(this);
     return this.#batches;
+  }
+
+  /**
+   * Recurring collections on the provider's pre-approvals: `plan`, `subscribe`, `runDue`,
+   * `start` (docs/subscriptions.md).
+   */
+  subscriptions(options: SubscriptionsOptions): Subscriptions {
+    return new Subscriptions(this, options);
   }
 
   /**

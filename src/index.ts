@@ -73,6 +73,18 @@ export type {
 export type { ProductName } from './contracts/product';
 export type { RateClass, SharedRateBudget } from './contracts/rate-budget';
 export type {
+  PlanInterval,
+  StoredSubscription,
+  Subscription,
+  SubscriptionCharge,
+  SubscriptionChargeStatus,
+  SubscriptionFilter,
+  SubscriptionMandate,
+  SubscriptionPlan,
+  SubscriptionStatus,
+  SubscriptionStore,
+} from './contracts/subscription-store';
+export type {
   AttemptTrace,
   CallbackStart,
   CallbackTrace,
@@ -189,3 +201,14 @@ export type {
   TransferBody,
   TransferResult,
 } from './schemas/transactions';
+export { Subscriptions } from './subscriptions/facade';
+export { fileSubscriptionStore } from './subscriptions/file-store';
+export { memorySubscriptionStore } from './subscriptions/memory-store';
+export type { PlanInput, SubscribeInput } from './subscriptions/plan';
+export type {
+  RunDueReport,
+  SubscriptionChargeEvent,
+  SubscriptionRunner,
+  SubscriptionRunnerOptions,
+  SubscriptionsOptions,
+} from './subscriptions/types';

@@ -39,14 +39,16 @@ function hmacKey(secret: string): Promise<CryptoKey> {
  * The reference id of item `key` of batch `batchId`: HMAC-SHA256(secret,
  * `momo-batch:v1` + JSON [batchId, key]), its first 16 bytes formatted as a UUID v4
  * (version nibble 4, variant 10xx). The same inputs give the same id on any machine;
- * without the secret it cannot be told from a random one.
+ * without the secret it cannot be told from a random one. `domain` keeps other drivers'
+ * ids apart from a batch's (subscriptions: `momo-subscription:v1`).
  */
 export async function derivedReferenceId(
   secret: string,
   batchId: string,
   key: string,
+  domain = 'momo-batch:v1',
 ): Promise<string> {
-  const message = utf8(`momo-batch:v1${JSON.stringify([batchId, key])}`);
+  const message = utf8(`${domain}${JSON.stringify([batchId, key])}`);
   const mac = new Uint8Array(await subtle().sign('HMAC', await hmacKey(secret), message));
   return uuidV4(mac);
 }

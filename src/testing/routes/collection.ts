@@ -16,6 +16,7 @@ import {
   tokenRoute,
   userInfoRoute,
 } from './common';
+import { withoutPromptUnderMandate } from './preapprovals';
 import {
   type CreateSpec,
   createTransaction,
@@ -114,7 +115,7 @@ export const collectionRoutes: readonly Route[] = [
       callbackMethod: 'PUT',
       effect: 'credit',
       outcomeBy: 'payer',
-      parse: payerBody,
+      parse: (raw, ctx) => withoutPromptUnderMandate(payerBody(raw, ctx), ctx),
     }),
   },
   withdrawRoute('POST', '/collection/v1_0/requesttowithdraw', 1),

@@ -2,6 +2,7 @@ import { v4 as uuidv4 } from 'uuid';
 import { badRequest, codeError, empty, json } from '../http';
 import { preApprovalView } from '../kinds';
 import type { TxRecord } from '../ledger';
+import { planOutcome } from '../outcomes';
 import type { Route, RouteContext } from '../router';
 import type { Party } from '../types';
 import {
@@ -111,6 +112,30 @@ function details(tx: TxRecord, expiresAt: number | undefined, preApprovalId: str
     status: 'APPROVED',
     message: tx.payerMessage ?? '',
   };
+}
+
+/**
+ * A request to pay from a payer who approved a pre-approval of the same partner (API
+ * user), still active (approved, unexpired, uncancelled), is not put to the payer: a
+ * number whose prompt is never answered (`123453`, `123454`) settles SUCCESSFUL after
+ * settleMs; the other numbers' outcomes (funds, limits, unknown payer) stand
+ * (docs/assumptions.md SB1).
+ */
+export function withoutPromptUnderMandate(parsed: ParsedCreate, ctx: RouteContext): ParsedCreate {
+  const payer = parsed.payer;
+  if (!payer || planOutcome(payer, 'payer').kind !== 'never') return parsed;
+  const payee = caller(ctx);
+  const mandated = ctx.ledger
+    .all()
+    .some(
+      (tx) =>
+        tx.operation === 'collection.preApproval' &&
+        tx.extra?.payeeUser === payee &&
+        tx.payer !== undefined &&
+        samePartyId(tx.payer, payer.partyIdType, payer.partyId) &&
+        preApprovalView(tx, ctx.now)?.state === 'APPROVED',
+    );
+  return mandated ? { ...parsed, plan: { kind: 'normal' } } : parsed;
 }
 
 /** GET /collection/v1_0/preapprovals/{idType}/{id}: the caller's approved ones, or []. */

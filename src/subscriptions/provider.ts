@@ -1,0 +1,127 @@
+import { derivedReferenceId } from '../batches/reference-id';
+import type { ClientSurface } from '../client-surface';
+import type { SubscriptionChargeStatus } from '../contracts/subscription-store';
+import { isNotFoundError, isWaitTimeoutError } from '../errors';
+import { reasonCode, sendFailure, stopsTheRun } from '../payments/failure';
+import { mismatchReason } from '../payments/verify';
+
+/**
+ * The provider's side of a subscription: its pre-approvals, requests to pay and invoices,
+ * each created under a reference id derived from the subscription's key and the secret,
+ * so that a lost store, a crash or a second runner re-sends under the same id (a 409)
+ * and never charges twice. A 409's transaction is compared with what was meant before
+ * it counts (DESIGN 9.1).
+ */
+
+const DOMAIN = 'momo-subscription:v1';
+
+/** The reference id of a subscription's mandate n, charge (period, attempt), or invoice of a period. */
+export const ids = {
+  mandate: (secret: string, key: string, n: number) =>
+    derivedReferenceId(secret, key, `mandate:${n}`, DOMAIN),
+  charge: (secret: string, key: string, period: number, attempt: number) =>
+    derivedReferenceId(secret, key, `charge:${period}:${attempt}`, DOMAIN),
+  invoice: (secret: string, key: string, period: number) =>
+    derivedReferenceId(secret, key, `invoice:${period}`, DOMAIN),
+};
+
+/** Where a creating call left it. */
+export type Sent =
+  | { kind: 'accepted' }
+  /** A 409: sent earlier under this id (compare before it counts). */
+  | { kind: 'landed' }
+  /** Refused: nothing created; final with this code. */
+  | { kind: 'refused'; code: string }
+  /** Not known (network, 5xx after the client's retries): the same id again later. */
+  | { kind: 'unknown' };
+
+/** Sends a creating call and sorts its failure (credentials and permissions are thrown). */
+export async function create(send: () => Promise<unknown>): Promise<Sent> {
+  try {
+    const accepted = (await send()) as { landedEarlier?: boolean };
+    return accepted.landedEarlier === true ? { kind: 'landed' } : { kind: 'accepted' };
+  } catch (error) {
+    if (stopsTheRun(error)) throw error;
+    const failure = sendFailure(error);
+    if (failure.kind === 'landed') return { kind: 'landed' };
+    if (failure.kind === 'refused') return { kind: 'refused', code: failure.code };
+    if (failure.kind === 'invalid') return { kind: 'refused', code: 'INVALID_INPUT' };
+    return { kind: 'unknown' }; // a 500 business refusal is 'refused' above (the kernel's rule)
+  }
+}
+
+/** A transaction's state as the provider gives it (or NOT_SENT: it holds no such id). */
+export interface Looked {
+  status: SubscriptionChargeStatus | 'NOT_SENT';
+  reason?: string;
+  /** The provider's result, for a comparison or a mandate's expiry. */
+  result?: unknown;
+}
+
+/**
+ * Waits up to `waitMs` for a final status (0: one lookup); a 404 is NOT_SENT. With
+ * `body`, the provider's transaction is compared with it: a difference is FAILED
+ * `TRANSACTION_MISMATCH`-like (the reason names the field), never SUCCESSFUL.
+ */
+export async function look(
+  lookup: () => Promise<unknown>,
+  wait: (timeoutMs: number) => Promise<unknown>,
+  waitMs: number,
+  body?: unknown,
+): Promise<Looked> {
+  let result: unknown;
+  try {
+    result = waitMs > 0 ? await wait(waitMs) : await lookup();
+  } catch (error) {
+    if (isNotFoundError(error)) return { status: 'NOT_SENT' };
+    if (isWaitTimeoutError(error)) return { status: 'PENDING' };
+    if (stopsTheRun(error)) throw error;
+    return { status: 'PENDING' }; // not known now: looked up again on the next pass
+  }
+  const mismatch = body === undefined ? undefined : mismatchReason(body, result);
+  if (mismatch !== undefined)
+    return { status: 'FAILED', reason: `TRANSACTION_MISMATCH: ${mismatch}`, result };
+  const status = (result as { status?: unknown }).status;
+  if (status === 'SUCCESSFUL') return { status, result };
+  if (status === 'FAILED') {
+    const r = result as { reason?: unknown; errorReason?: unknown };
+    return { status, reason: reasonCode(r.reason ?? r.errorReason), result };
+  }
+  return { status: 'PENDING', result };
+}
+
+/** Epoch ms of a pre-approval's `expirationDateTime` (epoch ms or s, or a date-time text). */
+export function expiryOf(result: unknown): number | undefined {
+  const value = (result as { expirationDateTime?: unknown } | undefined)?.expirationDateTime;
+  if (typeof value === 'number' && Number.isFinite(value))
+    return value < 1e11 ? value * 1000 : value;
+  if (typeof value === 'string') {
+    const ms = /^\d+$/.test(value) ? Number(value) : Date.parse(value);
+    return Number.isFinite(ms) ? (ms < 1e11 ? ms * 1000 : ms) : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * Cancels at the provider the approved pre-approval of `payer` to this partner that
+ * expires at `expiresAt` (to the second: the list names no reference id). Resolves with
+ * whether one was found and cancelled.
+ */
+export async function cancelAtProvider(
+  momo: ClientSurface,
+  payer: { partyIdType: string; partyId: string },
+  expiresAt: number | undefined,
+): Promise<boolean> {
+  const idType = payer.partyIdType === 'PARTY_CODE' ? 'id' : payer.partyIdType.toLowerCase();
+  const listed = await momo.collection.getApprovedPreApprovals(idType as 'msisdn', payer.partyId);
+  const second = (ms: number) => Math.floor(ms / 1000);
+  const match = listed.find(
+    (p) =>
+      expiresAt !== undefined &&
+      p.expiryTime !== undefined &&
+      second(Date.parse(String(p.expiryTime))) === second(expiresAt),
+  );
+  if (!match?.preApprovalId) return false;
+  await momo.collection.cancelPreApproval(String(match.preApprovalId));
+  return true;
+}

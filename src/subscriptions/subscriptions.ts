@@ -1,0 +1,168 @@
+import type { ClientSurface } from '../client-surface';
+import type {
+  Subscription,
+  SubscriptionFilter,
+  SubscriptionStore,
+} from '../contracts/subscription-store';
+import { ValidationError } from '../errors';
+import { requestMandate, stop } from './mandate';
+import { runPass } from './pass';
+import { checkPlan, checkSubscribe, epochMs, type PlanInput, type SubscribeInput } from './plan';
+import { cancelAtProvider } from './provider';
+import { startRunner } from './runner';
+import type {
+  RunDueReport,
+  SubscriptionRunner,
+  SubscriptionRunnerOptions,
+  SubscriptionsOptions,
+} from './types';
+
+const issue = (path: string, message: string) => new ValidationError([{ path, message }]);
+
+/**
+ * What `Subscriptions` (facade.ts) does once loaded: recurring collections on the
+ * provider's pre-approvals (DESIGN 9.3, docs/subscriptions.md).
+ */
+export class SubscriptionEngine {
+  readonly #momo: ClientSurface;
+  readonly #options: SubscriptionsOptions;
+  readonly #store: SubscriptionStore;
+  readonly #secret: string;
+  readonly #now: () => number;
+
+  /** `options` as `Subscriptions` (the public face, which loads this file) checked them. */
+  constructor(momo: ClientSurface, options: SubscriptionsOptions) {
+    this.#momo = momo;
+    this.#options = options;
+    this.#store = options.store;
+    this.#secret = options.secret;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Defines (or redefines) a plan; a redefinition applies from each subscription's next charge. */
+  async plan(input: PlanInput): Promise<void> {
+    await this.#store.putPlan(checkPlan(input, this.#options.invoicePayee));
+  }
+
+  /**
+   * Subscribes a payer: the mandate (a pre-approval, under an id derived from the key) is
+   * asked for now, and the subscription is PENDING_MANDATE until the payer approves it.
+   * The same subscription again (same key, plan, payer and start) gives the stored one
+   * (and, after a lost store, finds its mandate at the provider); another under a used
+   * key is a ValidationError.
+   */
+  async subscribe(input: SubscribeInput): Promise<Subscription> {
+    const wanted = checkSubscribe(input);
+    const plan = await this.#store.getPlan(wanted.plan);
+    if (!plan)
+      throw issue('plan', `no plan ${JSON.stringify(wanted.plan)}: define it with subs.plan()`);
+    const existing = await this.#store.get(wanted.key);
+    if (existing) return this.#same(existing.subscription, wanted);
+    const now = this.#now();
+    const sub: Subscription = {
+      key: wanted.key,
+      plan: plan.id,
+      payer: wanted.payer,
+      status: 'PENDING_MANDATE',
+      startAt: wanted.startAt,
+      ...(wanted.endAt !== undefined ? { endAt: wanted.endAt } : {}),
+      mandateDays: wanted.mandateDays,
+      mandate: { referenceId: '', number: 0, status: 'PENDING' },
+      period: 0,
+      nextChargeAt: wanted.startAt,
+      dueAt: now,
+      charges: [],
+      createdAt: now,
+      updatedAt: now,
+    };
+    const ctx = { momo: this.#momo, secret: this.#secret, now, waitMs: 0, recheckMs: 0 };
+    let version: number | undefined;
+    const save = async (s: Subscription) => {
+      s.updatedAt = this.#now();
+      version = await this.#store.put(s, version);
+      if (version === undefined)
+        throw issue('key', `${JSON.stringify(s.key)} was subscribed meanwhile`);
+    };
+    sub.mandate = await requestMandate({ ...ctx, save, changed: () => {} }, sub, plan, 0);
+    if (sub.mandate.status === 'DECLINED') stop(sub, sub.mandate.reason ?? 'APPROVAL_REJECTED');
+    await save(sub);
+    return structuredClone(sub);
+  }
+
+  #same(stored: Subscription, wanted: ReturnType<typeof checkSubscribe>): Subscription {
+    const same =
+      stored.plan === wanted.plan &&
+      stored.startAt === wanted.startAt &&
+      stored.payer.partyIdType === wanted.payer.partyIdType &&
+      stored.payer.partyId === wanted.payer.partyId;
+    if (!same)
+      throw issue('key', `${JSON.stringify(wanted.key)} is already used by another subscription`);
+    return stored;
+  }
+
+  /** The subscription, or undefined. */
+  async get(key: string): Promise<Subscription | undefined> {
+    const stored = await this.#store.get(key);
+    if (!stored) return undefined;
+    const { lease: _, ...subscription } = stored.subscription;
+    return subscription;
+  }
+
+  /** Subscriptions by status, or due before a time (read from the due index: only those due). */
+  async list(
+    filter: { status?: Subscription['status']; dueBefore?: Date | number; limit?: number } = {},
+  ): Promise<Subscription[]> {
+    const query: SubscriptionFilter = {
+      ...(filter.status !== undefined ? { status: filter.status } : {}),
+      ...(filter.dueBefore !== undefined ? { dueBefore: epochMs(filter.dueBefore) } : {}),
+      ...(filter.limit !== undefined ? { limit: filter.limit } : {}),
+    };
+    const found = await this.#store.list(query);
+    return found.map(({ lease: _, ...subscription }) => subscription);
+  }
+
+  /**
+   * Cancels: no charge is made again, and the approved mandate (and renewal) is cancelled
+   * at the provider. A charge already sent runs its course. Resolves with the subscription.
+   */
+  async cancel(key: string): Promise<Subscription> {
+    for (;;) {
+      const stored = await this.#store.get(key);
+      if (!stored) throw issue('key', `no subscription ${JSON.stringify(key)}`);
+      const sub = stored.subscription;
+      if (sub.status === 'CANCELLED' || sub.status === 'ENDED') return sub;
+      for (const mandate of [sub.mandate, sub.renewal]) {
+        if (mandate?.status !== 'APPROVED') continue;
+        if (await cancelAtProvider(this.#momo, sub.payer, mandate.expiresAt))
+          mandate.status = 'CANCELLED';
+      }
+      stop(sub, 'cancelled');
+      sub.lease = undefined;
+      sub.updatedAt = this.#now();
+      if ((await this.#store.put(sub, stored.version)) !== undefined) return sub;
+    }
+  }
+
+  /** One pass: every subscription due by `now` (default this.now()), each worked on once. */
+  runDue(options: { now?: Date | number } = {}): Promise<RunDueReport> {
+    const now = options.now === undefined ? this.#now() : epochMs(options.now);
+    if (now === undefined) throw issue('now', 'must be a Date or epoch milliseconds');
+    return runPass(this.#passContext(), now, undefined);
+  }
+
+  /** A loop of passes, on any number of instances (each subscription worked on by one at a time). */
+  start(options: SubscriptionRunnerOptions = {}): SubscriptionRunner {
+    return startRunner(options, (onCharge) => runPass(this.#passContext(), this.#now(), onCharge));
+  }
+
+  #passContext() {
+    return {
+      momo: this.#momo,
+      store: this.#store,
+      secret: this.#secret,
+      waitMs: this.#options.waitMs ?? 30_000,
+      recheckMs: this.#options.recheckMs ?? 60_000,
+      concurrency: this.#options.concurrency ?? 8,
+    };
+  }
+}

@@ -1,0 +1,62 @@
+import type {
+  Subscription,
+  SubscriptionCharge,
+  SubscriptionStatus,
+  SubscriptionStore,
+} from '../contracts/subscription-store';
+import type { Party } from '../schemas/common';
+
+/** What `momo.subscriptions()` takes. */
+export interface SubscriptionsOptions {
+  /** Where plans and subscriptions live: `memorySubscriptionStore()`, `fileSubscriptionStore(dir)`. */
+  store: SubscriptionStore;
+  /** At least 16 characters: the reference ids are derived from it (keep it, as a batch's). */
+  secret: string;
+  /** The time (epoch ms); default `Date.now`. In tests: `() => sim.clock.now()`. */
+  now?: (() => number) | undefined;
+  /** The payee of the invoices of plans with `invoiceFallback: true`. */
+  invoicePayee?: Party | undefined;
+  /** How long a pass awaits a charge's outcome before moving on (default 30 000 ms; 0: one lookup). */
+  waitMs?: number | undefined;
+  /** When a pending mandate, charge or invoice is looked at again (default 60 000 ms of `now`). */
+  recheckMs?: number | undefined;
+  /** How many subscriptions a pass works on at once (default 8). */
+  concurrency?: number | undefined;
+}
+
+/** A charge that became final (or an invoice sent), with its subscription's key and status. */
+export interface SubscriptionChargeEvent extends SubscriptionCharge {
+  key: string;
+  /** The subscription's status after it. */
+  subscriptionStatus: SubscriptionStatus;
+}
+
+/** What one `runDue` pass did. */
+export interface RunDueReport {
+  /** Subscriptions due by `now` that the pass worked on. */
+  processed: number;
+  /** Due, but held by another runner (or changed under this one): left to it. */
+  skipped: number;
+  /** Charges that ended (or were invoiced) in this pass. */
+  charges: SubscriptionChargeEvent[];
+  counts: { successful: number; failed: number; invoiced: number };
+  /** Subscriptions whose pass failed (e.g. the provider unreachable), with why: tried again next pass. */
+  errors: { key: string; error: string }[];
+}
+
+/** What `subs.start()` takes. */
+export interface SubscriptionRunnerOptions {
+  /** Called once a charge's outcome is recorded (at least once per outcome; a throw is reported in the pass). */
+  onCharge?: ((charge: SubscriptionChargeEvent, tx?: unknown) => Promise<void> | void) | undefined;
+  /** Time between passes (real time, default 5 000 ms). */
+  intervalMs?: number | undefined;
+  /** Each pass's report. */
+  onPass?: ((report: RunDueReport) => void) | undefined;
+}
+
+/** A loop of `runDue` passes; `stop()` ends it after the pass in flight. */
+export interface SubscriptionRunner {
+  stop(): Promise<void>;
+}
+
+export type { Subscription };
