@@ -55,16 +55,24 @@ export class CallTracer {
     const server = serverOf(start.url);
     const route = this.#route(start, server);
     if (start.wait !== undefined) return new MeasuredCall(this.#instruments, route.durations);
-    const attributes: Attributes = {
-      [ATTR.method]: start.method,
-      [ATTR.urlFull]: fullUrlOf(start.url),
-      [ATTR.urlTemplate]: start.pathTemplate,
-      [ATTR.operation]: start.operation,
-    };
-    if (server !== undefined) {
-      attributes[ATTR.serverAddress] = server.address;
-      attributes[ATTR.serverPort] = server.port;
-    }
+    // The names written out (they are ATTR's): V8 builds a literal with constant keys from
+    // a template, one with computed keys a property at a time.
+    const attributes: Attributes =
+      server === undefined
+        ? {
+            'http.request.method': start.method,
+            'url.full': fullUrlOf(start.url),
+            'url.template': start.pathTemplate,
+            'momo.operation': start.operation,
+          }
+        : {
+            'http.request.method': start.method,
+            'url.full': fullUrlOf(start.url),
+            'url.template': start.pathTemplate,
+            'momo.operation': start.operation,
+            'server.address': server.address,
+            'server.port': server.port,
+          };
     if (start.referenceId !== undefined) attributes[ATTR.referenceId] = start.referenceId;
     const span = this.#tracer.startSpan(route.name, { kind: SpanKind.CLIENT, attributes }, parent);
     return new SpannedCall(this.#instruments, route.durations, span);
