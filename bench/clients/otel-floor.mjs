@@ -6,6 +6,7 @@
  *   span and the duration record `otel()` makes for it, written by hand with
  *   `@opentelemetry/api` on the same providers (clients/sdk-otel.mjs): what any
  *   instrumentation of these calls pays, with no SDK at all;
+ *   `raw-http-span` and `raw-http-record` make only the span, or only the record;
  * - `sdk-noop-port`: the SDK with a telemetry port that records nothing (what the
  *   transport's side of the port costs);
  * - `sdk-providers`: the SDK without telemetry, in a process that loaded and made the
@@ -22,7 +23,11 @@ const LOOKUP = '/disbursement/v1_0/deposit/{referenceId}';
 const CREATE = '/disbursement/v1_0/deposit';
 const BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
 
-export async function createRawHttpOtelClient(url, credentials) {
+/**
+ * `parts`: 'both' (the span and the record), 'span' or 'record' alone (`raw-http-span`,
+ * `raw-http-record`: which of the two costs what).
+ */
+export async function createRawHttpOtelClient(url, credentials, parts = 'both') {
   const raw = await createRawHttpClient(url, credentials);
   const { tracerProvider, meterProvider } = noopProviders();
   const tracer = tracerProvider.getTracer('bench-floor', '1');
@@ -40,6 +45,12 @@ export async function createRawHttpOtelClient(url, credentials) {
   };
   /** One call: a CLIENT span with otel()'s attributes and one duration record. */
   const traced = async (method, template, operation, referenceId, status, run) => {
+    if (parts === 'record') {
+      const started = performance.now();
+      const value = await run();
+      duration.record((performance.now() - started) / 1000, recorded[method]);
+      return value;
+    }
     const span = tracer.startSpan(
       `${method} ${template}`,
       {
@@ -57,7 +68,7 @@ export async function createRawHttpOtelClient(url, credentials) {
     );
     const started = performance.now();
     const value = await run();
-    duration.record((performance.now() - started) / 1000, recorded[method]);
+    if (parts === 'both') duration.record((performance.now() - started) / 1000, recorded[method]);
     span.setAttribute('http.response.status_code', status);
     span.end();
     return value;

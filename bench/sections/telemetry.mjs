@@ -29,6 +29,8 @@ if (compareBuild && existsSync(`${compareBuild}/dist/otel.js`)) {
 // BENCH_TELEMETRY_FLOOR=1: where the cost comes from (clients/otel-floor.mjs).
 if (process.env.BENCH_TELEMETRY_FLOOR === '1') {
   pairs['raw-http-otel'] = 'raw-http';
+  pairs['raw-http-span'] = 'raw-http';
+  pairs['raw-http-record'] = 'raw-http';
   pairs['sdk-noop-port'] = 'sdk';
   pairs['sdk-providers'] = 'sdk';
 }
@@ -37,6 +39,8 @@ const labels = {
   'sdk-otel': 'this',
   'sdk-otel-compare': 'BENCH_COMPARE',
   'raw-http-otel': 'raw node:http + spans by hand',
+  'raw-http-span': 'raw node:http + the span alone',
+  'raw-http-record': 'raw node:http + the record alone',
   'sdk-noop-port': 'SDK + a port that records nothing',
   'sdk-providers': 'SDK, OpenTelemetry providers loaded',
 };
