@@ -23,10 +23,21 @@ async function parallel(total, concurrency, task) {
   await Promise.all(Array.from({ length: Math.min(concurrency, total) }, worker));
 }
 
-async function opsPerSecond(total, run) {
+/** CPU time (user + system) this process spent per operation of each workload, in µs. */
+const cpuPerOp = {};
+
+/**
+ * ops/s of `run`, and its CPU µs per op under `name`: on a shared machine the CPU a call
+ * costs varies far less than the rate (which also waits for the server and other work).
+ */
+async function opsPerSecond(name, total, run) {
+  const cpu = process.cpuUsage();
   const started = performance.now();
   await run();
-  return total / ((performance.now() - started) / 1000);
+  const elapsed = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  cpuPerOp[name] = (used.user + used.system) / total;
+  return total / (elapsed / 1000);
 }
 
 const client = await createClient(kind, url, credentials);
@@ -37,13 +48,19 @@ await parallel(concurrency * 8, concurrency, () => client.lookup(knownId));
 await parallel(concurrency * 4, concurrency, () => client.create(depositBody));
 for (let i = 0; i < 100; i++) await client.lookup(knownId);
 
-const sequential = await opsPerSecond(sequentialOps, async () => {
+const sequential = await opsPerSecond('sequential', sequentialOps, async () => {
   for (let i = 0; i < sequentialOps; i++) await client.lookup(knownId);
 });
-const lookups = await opsPerSecond(parallelOps, () =>
+const lookups = await opsPerSecond('lookups', parallelOps, () =>
   parallel(parallelOps, concurrency, () => client.lookup(knownId)),
 );
-const creates = await opsPerSecond(parallelOps, () =>
+const creates = await opsPerSecond('creates', parallelOps, () =>
   parallel(parallelOps, concurrency, () => client.create(depositBody)),
 );
-report({ sequential, lookups, creates, rssMB: process.memoryUsage().rss / 2 ** 20 });
+report({
+  sequential,
+  lookups,
+  creates,
+  cpuPerOp,
+  rssMB: process.memoryUsage().rss / 2 ** 20,
+});

@@ -22,9 +22,18 @@ export async function createClient(kind, url, credentials) {
   if (kind === 'raw-http') {
     return (await import('./raw-http.mjs')).createRawHttpClient(url, credentials);
   }
-  if (kind === 'sdk-otel') {
+  if (kind === 'sdk-otel' || kind === 'sdk-otel-compare') {
     // Not in clientKinds: measured against 'sdk' by sections/telemetry.mjs only.
-    return (await import('./sdk-otel.mjs')).createSdkOtelClient(url, credentials);
+    const build = kind === 'sdk-otel-compare' ? compareBuild : undefined;
+    return (await import('./sdk-otel.mjs')).createSdkOtelClient(url, credentials, { build });
+  }
+  if (kind === 'raw-http-otel' || kind === 'raw-http-span' || kind === 'raw-http-record') {
+    const parts = { 'raw-http-otel': 'both', 'raw-http-span': 'span', 'raw-http-record': 'record' };
+    const { createRawHttpOtelClient } = await import('./otel-floor.mjs');
+    return createRawHttpOtelClient(url, credentials, parts[kind]);
+  }
+  if (kind === 'sdk-noop-port' || kind === 'sdk-providers') {
+    return (await import('./otel-floor.mjs')).createSdkFloorClient(url, credentials, kind);
   }
   const { createSdkClient } = await import('./sdk.mjs');
   const build = kind === 'sdk-compare' ? compareBuild : undefined;

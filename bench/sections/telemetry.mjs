@@ -1,19 +1,49 @@
 /**
- * Tracing cost: the SDK with `telemetry: otel()` (no-op exporters, every call inside a
- * parent span: clients/sdk-otel.mjs) against the SDK without it, in the same rounds of the
- * throughput child (fresh process per client and round, order alternating). The ratio is
- * the median of same-round ratios; the target (issue 14) is 0.85x or better.
+ * Tracing cost: the SDK with `telemetry: otel()` (no-op exporters: clients/sdk-otel.mjs)
+ * against the SDK without it, in the same rounds of the throughput child (fresh process
+ * per client and round, order alternating). The ratio is the median of same-round ratios;
+ * the target (issue 14) is 0.85x or better. Beside the rate, the CPU the client process
+ * spent per call (µs, user + system) and its ratio (untraced / traced): on a shared
+ * machine the CPU a call costs moves far less than the rate does.
  *
- * Part of `npm run bench`; alone, after `npm run build`: `node bench/sections/telemetry.mjs`.
+ * With BENCH_COMPARE=<another checkout, built>, that build's client and `otel()` run in
+ * the same rounds (its own ratio against its untraced client): before and after a change.
+ *
+ * Part of `npm run bench`; alone, after `npm run build`:
+ * `node --expose-gc bench/section.mjs telemetry` (or `node bench/sections/telemetry.mjs`).
  */
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { plan } from '../lib/config.mjs';
+import { compareBuild, plan } from '../lib/config.mjs';
 import { runMeasured, startServer } from '../lib/processes.mjs';
 import { median } from '../lib/stats.mjs';
 import { int, ratio, table } from '../lib/table.mjs';
 import { workloads } from './throughput.mjs';
 
-const kinds = ['sdk', 'sdk-otel'];
+/** Traced client -> its untraced twin. */
+const pairs = { 'sdk-otel': 'sdk' };
+// A build from before `momo-partner-sdk/otel` existed is left out.
+if (compareBuild && existsSync(`${compareBuild}/dist/otel.js`)) {
+  pairs['sdk-otel-compare'] = 'sdk-compare';
+}
+// BENCH_TELEMETRY_FLOOR=1: where the cost comes from (clients/otel-floor.mjs).
+if (process.env.BENCH_TELEMETRY_FLOOR === '1') {
+  pairs['raw-http-otel'] = 'raw-http';
+  pairs['raw-http-span'] = 'raw-http';
+  pairs['raw-http-record'] = 'raw-http';
+  pairs['sdk-noop-port'] = 'sdk';
+  pairs['sdk-providers'] = 'sdk';
+}
+const kinds = [...new Set(Object.entries(pairs).flat())];
+const labels = {
+  'sdk-otel': 'this',
+  'sdk-otel-compare': 'BENCH_COMPARE',
+  'raw-http-otel': 'raw node:http + spans by hand',
+  'raw-http-span': 'raw node:http + the span alone',
+  'raw-http-record': 'raw node:http + the record alone',
+  'sdk-noop-port': 'SDK + a port that records nothing',
+  'sdk-providers': 'SDK, OpenTelemetry providers loaded',
+};
 export const telemetryTarget = 0.85;
 
 export async function measureTelemetry(node, server) {
@@ -35,27 +65,57 @@ export async function measureTelemetry(node, server) {
     }
     rounds.push(round);
   }
-  const rows = Object.keys(workloads).map((workload) => ({
-    workload,
-    without: median(rounds.map((round) => round.sdk[workload])),
-    traced: median(rounds.map((round) => round['sdk-otel'][workload])),
-    ratio: median(rounds.map((round) => round['sdk-otel'][workload] / round.sdk[workload])),
-  }));
+  const rows = [];
+  for (const [traced, untraced] of Object.entries(pairs)) {
+    for (const workload of Object.keys(workloads)) {
+      const of = (kind) => rounds.map((round) => round[kind]);
+      const cpu = (kind) => of(kind).map((result) => result.cpuPerOp?.[workload] ?? Number.NaN);
+      rows.push({
+        build: labels[traced],
+        workload,
+        without: median(of(untraced).map((result) => result[workload])),
+        traced: median(of(traced).map((result) => result[workload])),
+        ratio: median(rounds.map((round) => round[traced][workload] / round[untraced][workload])),
+        cpuWithout: median(cpu(untraced)),
+        cpuTraced: median(cpu(traced)),
+        cpuRatio: median(
+          rounds.map(
+            (round) => round[untraced].cpuPerOp?.[workload] / round[traced].cpuPerOp?.[workload],
+          ),
+        ),
+      });
+    }
+  }
   return { rows, rounds: rounds.length };
 }
 
 export function printTelemetry(node, { rows, rounds }) {
+  const builds = new Set(rows.map((row) => row.build)).size;
   table(
     `Tracing cost, ${node.label}: telemetry: otel() with no-op exporters vs none, medians of ${rounds} alternating rounds`,
-    ['workload', 'SDK ops/s', 'SDK + otel() ops/s', 'ratio', `target >= ${telemetryTarget}x`],
+    [
+      ...(builds > 1 ? ['traced client'] : []),
+      'workload',
+      'SDK ops/s',
+      'SDK + otel() ops/s',
+      'ratio',
+      `target >= ${telemetryTarget}x`,
+      'CPU µs/call, untraced',
+      'traced',
+      'CPU ratio',
+    ],
     rows.map((row) => [
+      ...(builds > 1 ? [row.build] : []),
       workloads[row.workload],
       int(row.without),
       int(row.traced),
       ratio(row.ratio),
       row.ratio >= telemetryTarget ? 'PASS' : 'MISS',
+      row.cpuWithout.toFixed(1),
+      row.cpuTraced.toFixed(1),
+      ratio(row.cpuRatio),
     ]),
-    { left: [0] },
+    { left: builds > 1 ? [0, 1] : [0] },
   );
 }
 

@@ -29,8 +29,13 @@ export interface Server {
 /** Origins seen (a client has one or two): each parsed once, not per call. */
 const servers = new Map<string, Server | undefined>();
 const ORIGIN = /^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i;
-/** The origin of the previous call and its server: nearly every call repeats it. */
-let last: { origin: string; server: Server | undefined } | undefined;
+/**
+ * The origin of the previous call, its server, and whether it is free of credentials:
+ * nearly every call repeats it.
+ */
+let last: { origin: string; server: Server | undefined; clean: boolean } | undefined;
+/** The URL `serverOf` last found under `last.origin`: `fullUrlOf(it)` need not look again. */
+let lastMatched: string | undefined;
 
 /** True when `url` is `origin` followed by a path, query or fragment (or nothing). */
 function startsWithOrigin(url: string, origin: string): boolean {
@@ -40,11 +45,16 @@ function startsWithOrigin(url: string, origin: string): boolean {
 }
 
 export function serverOf(url: string): Server | undefined {
-  if (last !== undefined && startsWithOrigin(url, last.origin)) return last.server;
+  if (last !== undefined && startsWithOrigin(url, last.origin)) {
+    lastMatched = url;
+    return last.server;
+  }
+  lastMatched = undefined;
   const origin = ORIGIN.exec(url)?.[0];
   if (origin === undefined) return undefined;
+  lastMatched = url;
   if (servers.has(origin)) {
-    last = { origin, server: servers.get(origin) };
+    last = { origin, server: servers.get(origin), clean: !origin.includes('@') };
     return last.server;
   }
   let server: Server | undefined;
@@ -55,7 +65,7 @@ export function serverOf(url: string): Server | undefined {
   }
   if (servers.size >= 64) servers.clear(); // bounded, whatever a caller passes
   servers.set(origin, server);
-  last = { origin, server };
+  last = { origin, server, clean: !origin.includes('@') };
   return server;
 }
 
@@ -66,9 +76,8 @@ export function serverOf(url: string): Server | undefined {
 export function fullUrlOf(url: string): string {
   // The common case at no cost: the previous call's origin (no credentials in it), no query.
   if (
-    last !== undefined &&
-    !last.origin.includes('@') &&
-    startsWithOrigin(url, last.origin) &&
+    last?.clean &&
+    (url === lastMatched || startsWithOrigin(url, last.origin)) &&
     !url.includes('?') &&
     !url.includes('#')
   ) {

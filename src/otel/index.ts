@@ -16,7 +16,7 @@ import {
   trace,
 } from '@opentelemetry/api';
 import type { Telemetry } from 'momo-partner-sdk';
-import { startCall } from './call-trace';
+import { CallTracer } from './call-trace';
 import { startCallback } from './callback-trace';
 import { Instruments, SCOPE } from './instruments';
 import { startWait } from './wait-trace';
@@ -39,9 +39,12 @@ export function otel(options: OtelOptions = {}): Telemetry {
     SCOPE.version,
   );
   const { meterProvider } = options;
-  const instruments = new Instruments(() => meterProvider ?? metrics.getMeterProvider());
+  const calls = new CallTracer(
+    tracer,
+    new Instruments(() => meterProvider ?? metrics.getMeterProvider()),
+  );
   return {
-    call: (start) => startCall(tracer, instruments, start, context.active()),
+    call: (start) => calls.start(start, context.active()),
     wait: (start) => startWait(tracer, start, context.active()),
     callback: (start) => startCallback(tracer, start, context.active()),
   };

@@ -1,17 +1,6 @@
 import type { Attributes, Histogram, MeterProvider } from '@opentelemetry/api';
-import type { AttemptTrace } from 'momo-partner-sdk';
 import { version } from '../../package.json';
-import {
-  ATTR,
-  clientError,
-  errorTypeOf,
-  type Outcome,
-  type Server,
-  serverAttributes,
-} from './attributes';
-
-/** Starts an attempt's clock; `ended` hears the outcome once the duration is recorded. */
-export type MeasureAttempt = (ended: ((outcome: Outcome) => void) | undefined) => AttemptTrace;
+import { ATTR, type Server, serverAttributes } from './attributes';
 
 /** The instrumentation scope every span and metric of the SDK is recorded under. */
 export const SCOPE = { name: 'momo-partner-sdk', version } as const;
@@ -22,17 +11,43 @@ const DURATION_BUCKETS = [
 ];
 
 /**
+ * The attribute sets of the duration records of one method on one server, by outcome:
+ * each built once and handed to every record alike (a call finds its sets once, an
+ * attempt by its status alone).
+ */
+export class DurationAttributes {
+  readonly #method: string;
+  readonly #server: Server | undefined;
+  readonly #byOutcome = new Map<number | string, Attributes>();
+
+  constructor(method: string, server: Server | undefined) {
+    this.#method = method;
+    this.#server = server;
+  }
+
+  of(status: number | undefined, errorType: string | undefined): Attributes {
+    const key = errorType === undefined ? (status ?? -1) : `${status} ${errorType}`;
+    let attributes = this.#byOutcome.get(key);
+    if (attributes === undefined) {
+      attributes = { [ATTR.method]: this.#method, ...serverAttributes(this.#server) };
+      if (status !== undefined) attributes[ATTR.status] = status;
+      if (errorType !== undefined) attributes[ATTR.errorType] = errorType;
+      if (this.#byOutcome.size >= 256) this.#byOutcome.clear(); // bounded
+      this.#byOutcome.set(key, attributes);
+    }
+    return attributes;
+  }
+}
+
+/**
  * The SDK's instruments, made on first use: with the global meter provider, a provider
  * registered after `otel()` (but before the first call) is the one used.
  */
 export class Instruments {
   readonly #provider: () => MeterProvider;
   #duration: Histogram | undefined;
-  /**
-   * Attribute sets by server, method and outcome: built once, and found without building a
-   * key string per attempt (servers are the objects `serverOf` keeps).
-   */
-  readonly #attributeSets = new WeakMap<Server, Map<string, Map<number | string, Attributes>>>();
+  /** Attribute sets by server and method (servers are the objects `serverOf` keeps). */
+  readonly #sets = new WeakMap<Server, Map<string, DurationAttributes>>();
   readonly #noServer: Server = { address: '', port: 0 };
 
   constructor(provider: () => MeterProvider) {
@@ -52,50 +67,20 @@ export class Instruments {
     return this.#duration;
   }
 
-  /** Times the attempts of one call to `server`. */
-  attempts(method: string, server: Server | undefined): MeasureAttempt {
-    return (ended) => {
-      const started = performance.now();
-      return {
-        end: (outcome) => {
-          const seconds = (performance.now() - started) / 1000;
-          const errorType = errorTypeOf(outcome, clientError);
-          this.duration.record(
-            seconds,
-            this.#attributes(method, server, outcome.status, errorType),
-          );
-          ended?.(outcome);
-        },
-      };
-    };
-  }
-
-  #attributes(
-    method: string,
-    server: Server | undefined,
-    status: number | undefined,
-    errorType: string | undefined,
-  ): Attributes {
-    let byMethod = this.#attributeSets.get(server ?? this.#noServer);
+  /** The duration records' attribute sets of `method` calls to `server`. */
+  attributesOf(method: string, server: Server | undefined): DurationAttributes {
+    const slot = server ?? this.#noServer;
+    let byMethod = this.#sets.get(slot);
     if (byMethod === undefined) {
       byMethod = new Map();
-      this.#attributeSets.set(server ?? this.#noServer, byMethod);
+      this.#sets.set(slot, byMethod);
     }
-    let byOutcome = byMethod.get(method);
-    if (byOutcome === undefined) {
+    let sets = byMethod.get(method);
+    if (sets === undefined) {
       if (byMethod.size >= 16) byMethod.clear(); // bounded, whatever a caller passes
-      byOutcome = new Map();
-      byMethod.set(method, byOutcome);
+      sets = new DurationAttributes(method, server);
+      byMethod.set(method, sets);
     }
-    const key = errorType === undefined ? (status ?? -1) : `${status} ${errorType}`;
-    let attributes = byOutcome.get(key);
-    if (attributes === undefined) {
-      attributes = { [ATTR.method]: method, ...serverAttributes(server) };
-      if (status !== undefined) attributes[ATTR.status] = status;
-      if (errorType !== undefined) attributes[ATTR.errorType] = errorType;
-      if (byOutcome.size >= 256) byOutcome.clear(); // bounded
-      byOutcome.set(key, attributes);
-    }
-    return attributes;
+    return sets;
   }
 }
