@@ -20,7 +20,7 @@ const { check, fail, finish } = checklist('Ghana example');
 /** A parent's number as a form gives it, in the SDK's form: digits, country code first. */
 const parent = normalizeMsisdn('024 412 3999', { countryCode: '233' }); // 233244123999
 const declining = '233244123451'; // ends 123451: the payer declines
-const inactive = '233244123457'; // ends 123457: a blocked account, not active
+const inactive = '233244123460'; // ends 123460: a blocked account, not active
 const teacher = '233201234567';
 
 try {

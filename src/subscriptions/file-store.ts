@@ -114,12 +114,17 @@ function readJson<T>(file: string): T | undefined {
   return JSON.parse(text) as T;
 }
 
-/** Writes `value` as JSON to a temporary file, flushes it, renames it over `file`. */
+/**
+ * Writes `value` as JSON to a temporary file, flushes it, renames it over `file`. The
+ * temporary file is new (created exclusively, never through a link someone planted) and
+ * named at random, so that nobody can predict it.
+ */
 function writeAtomic(file: string, value: unknown): void {
   const f = fs();
   f.mkdirSync(path().dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
-  const fd = f.openSync(temporary, 'w', 0o600);
+  const temporary = `${file}.${globalThis.crypto.randomUUID()}.tmp`;
+  const { O_CREAT, O_EXCL, O_WRONLY, O_NOFOLLOW = 0 } = f.constants;
+  const fd = f.openSync(temporary, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW, 0o600);
   try {
     f.writeSync(fd, JSON.stringify(value));
     f.fsyncSync(fd);

@@ -38,13 +38,13 @@ export const MAGIC_SUFFIXES: Readonly<Record<string, PlannedOutcome>> = {
   '123454': { kind: 'never' },
   '123455': { kind: 'fail', reason: reason('NOT_ENOUGH_FUNDS') },
   '123456': { kind: 'fail', reason: reason('PAYEE_NOT_FOUND') },
-  '123457': { kind: 'fail', reason: reason('NOT_ALLOWED') },
-  '123458': { kind: 'fail', reason: reason('PAYER_LIMIT_REACHED') },
-  '123459': { kind: 'fail', reason: reason('PAYEE_NOT_ALLOWED_TO_RECEIVE') },
+  '123460': { kind: 'fail', reason: reason('NOT_ALLOWED') },
+  '123461': { kind: 'fail', reason: reason('PAYER_LIMIT_REACHED') },
+  '123462': { kind: 'fail', reason: reason('PAYEE_NOT_ALLOWED_TO_RECEIVE') },
 };
 
 /** Suffixes of accounts that are not active: not registered, blocked, or dormant. */
-const INACTIVE_SUFFIXES: ReadonlySet<string> = new Set(['123456', '123457', '123459']);
+const INACTIVE_SUFFIXES: ReadonlySet<string> = new Set(['123456', '123460', '123462']);
 
 /** The six digits that decide an MSISDN's magic outcome (a leading `+` is ignored). */
 export const magicSuffix = (msisdn: string): string => msisdn.replace(/^\+/, '').slice(-6);

@@ -13,9 +13,10 @@ const magic: [string, string, string | undefined][] = [
   ['46733123454', 'PENDING', undefined],
   ['46733123455', 'FAILED', 'NOT_ENOUGH_FUNDS'],
   ['46733123456', 'FAILED', 'PAYEE_NOT_FOUND'],
-  ['46733123457', 'FAILED', 'NOT_ALLOWED'],
-  ['46733123458', 'FAILED', 'PAYER_LIMIT_REACHED'],
-  ['46733123459', 'FAILED', 'PAYEE_NOT_ALLOWED_TO_RECEIVE'],
+  ['46733123457', 'SUCCESSFUL', undefined],
+  ['46733123460', 'FAILED', 'NOT_ALLOWED'],
+  ['46733123461', 'FAILED', 'PAYER_LIMIT_REACHED'],
+  ['46733123462', 'FAILED', 'PAYEE_NOT_ALLOWED_TO_RECEIVE'],
   ['46733123999', 'SUCCESSFUL', undefined],
   // Any country's format: the last six digits decide.
   ['233244123451', 'FAILED', 'APPROVAL_REJECTED'],
@@ -236,15 +237,15 @@ describe('simulator: outcomes and lookups', () => {
 });
 
 describe('simulator: inactive numbers in any format', () => {
-  it('answers inactive for numbers ending 123456, 123457 and 123459, active otherwise', async () => {
+  it('answers inactive for numbers ending 123456, 123460 and 123462, active otherwise', async () => {
     const { createSimulator } = await import('momo-partner-sdk/testing');
     const momo = createSimulator().client();
     const active = async (msisdn: string) =>
       momo.disbursement.isAccountHolderActive('msisdn', msisdn);
-    for (const msisdn of ['46733123456', '233244123457', '256772123459']) {
+    for (const msisdn of ['46733123456', '233244123460', '256772123462']) {
       expect(await active(msisdn), msisdn).toBe(false);
     }
-    for (const msisdn of ['233244123999', '256772123455', '46733123458']) {
+    for (const msisdn of ['233244123999', '256772123455', '46733123461']) {
       expect(await active(msisdn), msisdn).toBe(true);
     }
   });

@@ -23,6 +23,7 @@ const NODE_TOOLS = [
   join('src', 'core', 'node-pool'),
   // fileBatchStore: a batch's file on disk, its node:fs loaded when the store is used.
   join('src', 'batches', 'file-store.ts'),
+  join('src', 'subscriptions', 'file-store.ts'),
 ];
 
 function sources(dir: string): string[] {

@@ -65,7 +65,7 @@ export function balanceInCurrencyRoute(product: Product): Route {
  * GET /{product}/v1_0/accountholder/{accountHolderIdType}/{accountHolderId}/active: 200
  * `{result}` (MTN's BooleanResult). The type is `msisdn` or `email`, in small letters as
  * the document demands. Inactive (false): the inactive magic numbers (ending `123456`,
- * `123457`, `123459`: docs/simulator.md), and an
+ * `123460`, `123462`: docs/simulator.md), and an
  * e-mail address beginning with `unknown`; every other valid id is active.
  */
 export function activeRoute(product: Product): Route {
