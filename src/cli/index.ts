@@ -11,6 +11,7 @@ import { sandboxProvisionCommand } from './commands/sandbox';
 import { simulatorCommand } from './commands/simulator';
 import { simulatorApproveCommand, simulatorDeclineCommand } from './commands/simulator-control';
 import { statusCommand } from './commands/status';
+import { subscriptionsDueCommand, subscriptionsRunCommand } from './commands/subscriptions';
 import { tokenCommand } from './commands/token';
 import { ExitCode, type Io, processIo, reportError, UsageError } from './output';
 import { VERSION } from './version';
@@ -27,6 +28,8 @@ const COMMANDS: readonly Command[] = [
   reconcileCommand,
   doctorCommand,
   payoutsCommand,
+  subscriptionsDueCommand,
+  subscriptionsRunCommand,
 ];
 
 const USAGE = `Usage: momo-partner-sdk <command> [options]
