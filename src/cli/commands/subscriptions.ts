@@ -1,10 +1,11 @@
 import { positiveInteger } from '../args';
 import { defineCommand } from '../command';
-import { CONNECTION_HELP } from '../env';
+import { CONNECTION_HELP, clientFromEnv } from '../env';
 import { guardNow } from '../payouts/repeat';
 import { progressOn } from '../progress';
+import { simulatorTagsFromEnv } from '../simulator-tags';
 import { dueBy, dueText } from '../subscriptions/due';
-import { runExitCode, runOnce, runText } from '../subscriptions/run';
+import { runExitCode, runOnce, runText, unansweredCalls } from '../subscriptions/run';
 import { isoTime, subscriptionSecret, subscriptionState } from '../subscriptions/state';
 
 const STATE_HELP = `  --state-dir <dir>         the folder your code's fileSubscriptionStore(...) is
@@ -51,12 +52,14 @@ Reference ids are derived with MOMO_SUBSCRIPTION_SECRET (at least 16 characters)
 it to the secret your code gives momo.subscriptions({ secret }). Without it, the
 batches' secret (MOMO_BATCH_SECRET, else a key derived from the API key) is used.
 The collection product's credentials are used (MOMO_COLLECTION_* or MOMO_*).
+Against a plain-http loopback base URL (the simulator), each call carries the
+subscription's key and period for the simulator's page (MOMO_SIMULATOR_TAGS=1 or 0).
 ${NOW_HELP}
 
 Exit codes: 0 every due charge ended (SUCCESSFUL, FAILED with or without a retry
 scheduled, or invoiced); 2 bad usage or no subscriptions folder; 3 an API or connection
-error stopped a subscription's pass (tried again by the next run); 5 charges still
-PENDING at --timeout-ms (the next run looks them up).
+error stopped a subscription's pass, or a call got no answer from the provider (the next
+run tries again); 5 charges still PENDING at --timeout-ms (the next run looks them up).
 
 ${CONNECTION_HELP}`;
 
@@ -95,13 +98,17 @@ export const subscriptionsRunCommand = defineCommand({
     const now = guardNow(io.env);
     const { dir, store } = subscriptionState(args);
     const secret = subscriptionSecret(io.env);
-    const momo = command.client('collection');
+    const unanswered = unansweredCalls();
+    const momo = clientFromEnv(io, args, 'collection', {
+      ...simulatorTagsFromEnv(io, args),
+      hooks: unanswered.hooks,
+    });
     const subs = momo.subscriptions({ store, secret, now: () => now.getTime(), waitMs });
     command.progress(`subscriptions run at ${now.toISOString()} (${dir})`);
     const progress = progressOn(io, command.json);
     let summary: Awaited<ReturnType<typeof runOnce>>;
     try {
-      summary = await runOnce(subs, store, now, progress);
+      summary = await runOnce(subs, store, now, progress, unanswered.count);
     } catch (error) {
       throw command.explain(error, 'collection');
     }

@@ -1,4 +1,5 @@
 import { addDecimal } from '../../batches/summary';
+import type { ClientHooks } from '../../contracts/hooks';
 import type { SubscriptionPlan, SubscriptionStore } from '../../contracts/subscription-store';
 import type { Subscriptions } from '../../subscriptions/facade';
 import type { RunDueReport, SubscriptionChargeEvent } from '../../subscriptions/types';
@@ -28,6 +29,29 @@ export interface RunSummary {
   /** Charges still PENDING after the pass: key, period, reference id. */
   pending: { key: string; period: number; referenceId: string }[];
   errors: RunDueReport['errors'];
+  /** Calls that ended with no answer from the provider (connection or timeout, after the client's retries). */
+  unanswered: number;
+}
+
+/**
+ * Counts the calls that got no answer in the end: an attempt's connection or timeout error
+ * is counted until a retry of it starts. The subscriptions take such a call as "not known
+ * now" (looked at again next pass), so the pass's report alone cannot tell it apart from
+ * a payer who has not answered yet.
+ */
+export function unansweredCalls(): { hooks: ClientHooks; count: () => number } {
+  const open = new Set<unknown>();
+  return {
+    hooks: {
+      onResponse: (info) => {
+        if (info.error) open.add(info.error);
+      },
+      onRetry: (info) => {
+        open.delete(info.error);
+      },
+    },
+    count: () => open.size,
+  };
 }
 
 /** One `runDue` pass at `now`, its progress shown as charges end. */
@@ -36,6 +60,7 @@ export async function runOnce(
   store: SubscriptionStore,
   now: Date,
   progress: Progress,
+  unanswered: () => number,
 ): Promise<RunSummary> {
   const dueKeys = await store.due(now.getTime(), Number.MAX_SAFE_INTEGER);
   const n = { ended: 0, successful: 0, failed: 0, invoiced: 0 };
@@ -54,7 +79,7 @@ export async function runOnce(
     },
   });
   progress.done(line());
-  return summarize(store, now, dueKeys, report);
+  return { ...(await summarize(store, now, dueKeys, report)), unanswered: unanswered() };
 }
 
 async function summarize(
@@ -62,7 +87,7 @@ async function summarize(
   now: Date,
   dueKeys: string[],
   report: RunDueReport,
-): Promise<RunSummary> {
+): Promise<Omit<RunSummary, 'unanswered'>> {
   const plans = new Map<string, SubscriptionPlan | undefined>();
   const planOf = new Map<string, string>();
   const pending: RunSummary['pending'] = [];
@@ -114,11 +139,12 @@ async function summarize(
 
 /**
  * 0 when every due charge ended (SUCCESSFUL, FAILED with or without a retry scheduled,
- * or invoiced); 3 when a subscription's pass failed (the provider or the connection);
- * 5 when charges are only still PENDING (the next run looks them up).
+ * or invoiced); 3 when a subscription's pass failed or a call got no answer from the
+ * provider (the next run tries again); 5 when charges are only still PENDING (the next
+ * run looks them up).
  */
 export function runExitCode(summary: RunSummary): number {
-  if (summary.errors.length > 0) return ExitCode.api;
+  if (summary.errors.length > 0 || summary.unanswered > 0) return ExitCode.api;
   return summary.pending.length > 0 ? ExitCode.waitTimeout : ExitCode.ok;
 }
 
@@ -135,6 +161,11 @@ export function runText(s: RunSummary, dir: string): string {
   }
   for (const p of s.pending.slice(0, 20)) {
     lines.push(`  PENDING ${p.key} period ${p.period} (${p.referenceId}): run again to look it up`);
+  }
+  if (s.unanswered > 0) {
+    lines.push(
+      `  ${s.unanswered} calls got no answer from the provider (connection or timeout): run again`,
+    );
   }
   for (const e of s.errors.slice(0, 20)) lines.push(`  error ${e.key}: ${e.error}`);
   if (s.errors.length > 20) lines.push(`  ... and ${s.errors.length - 20} more errors`);
