@@ -115,7 +115,7 @@ describe('momo-partner-sdk subscriptions', { timeout: 90_000 }, () => {
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toContain('2 SUCCESSFUL, 0 FAILED');
     expect(first.stdout).toContain('gym-monthly: 100 EUR collected (2 charges)');
-    expect(first.stderr).toContain('subscriptions run:');
+    expect(first.stderr).toContain('subscriptions run: 2 charges ended (successful 2, failed 0');
     expect(charged()).toEqual({ 'member-1/0': 1, 'member-2/0': 1 });
 
     sim.decide(locker.mandate.referenceId, 'approve');
@@ -165,6 +165,54 @@ describe('momo-partner-sdk subscriptions', { timeout: 90_000 }, () => {
       period: 2,
     });
     expectNoneOf(month, [SECRET, sim.credentials.apiUser.key]);
+  });
+
+  it('a charge FAILED for a reason worth retrying exits 0 (retry scheduled), and the retry collects', async () => {
+    const subs = sim.client().subscriptions({
+      store: fileSubscriptionStore(join(stateDir(), 'subscriptions')),
+      secret: SECRET,
+      now: () => time,
+    });
+    await subs.plan({ id: 'dues', amount: '7.5', currency: 'EUR', every: 'month', retry: ['1d'] });
+    await subs.subscribe({
+      key: 'saver-1',
+      plan: 'dues',
+      payer: payer('233244555311'),
+      startAt: T0,
+    });
+    // The payer's wallet refuses the first charge (a business refusal, as the provider sends it).
+    const empty = { code: 'NOT_ENOUGH_FUNDS', message: 'The payer does not have enough funds.' };
+    sim.inject({
+      kind: 'status',
+      status: 500,
+      body: empty,
+      match: 'POST /collection/v1_0/requesttopay',
+      times: 1,
+    });
+    const refused = await cli('run', T0);
+    expect(refused.code, refused.stderr).toBe(0);
+    expect(refused.stdout).toContain('0 SUCCESSFUL, 1 FAILED (1 to be retried)');
+    const due = await cli('due', T0, [
+      '--until',
+      new Date(T0 + 86_400_000).toISOString(),
+      '--json',
+    ]);
+    expect(JSON.parse(due.stdout).groups).toEqual([
+      {
+        plan: 'dues',
+        currency: 'EUR',
+        subscriptions: 1,
+        charges: 1,
+        retries: 1,
+        amount: '7.5',
+        awaitingMandate: 0,
+      },
+    ]);
+    const retried = await cli('run', T0 + 86_400_000);
+    expect(retried.code, retried.stderr).toBe(0);
+    expect(retried.stdout).toContain('dues: 7.5 EUR collected (1 charges)');
+    // The refused first attempt created nothing at the provider; its retry did, once.
+    expect(charged()).toEqual({ 'saver-1/0': 1 });
   });
 
   it('exits 2 on bad usage, before anything is sent', async () => {
