@@ -38,8 +38,8 @@ const RUN_USAGE = `Usage: momo-partner-sdk subscriptions run [options]
 One pass, for cron: every subscription due now is brought up to date (its mandate
 looked at, its charge or retry made under a reference id derived from the key, the
 period and the attempt, its invoice followed), each once, and a summary printed. Running
-it again (after a crash, at the same time, on another machine on the same folder)
-charges nobody twice. Progress on stderr.
+it again (after a crash, a timeout) charges nobody twice. Progress on stderr. The file
+store is for one process at a time: not while your service works on the same folder.
 
 ${STATE_HELP}
   --timeout-ms <n>          how long each charge's outcome is awaited (default 30000);
