@@ -20,6 +20,12 @@ let tests = 0;
 /** The simulator's transactions before this test. */
 let mark = 0;
 const MINUTE = 60_000;
+// A second simulator whose payers take a day (on the same clock) to answer.
+const slow = useLoopbackSimulator({
+  settleMs: 86_400_000,
+  clock: { now: () => time },
+  tokenTtlSeconds: 20 * 365 * 86_400,
+});
 const payer = (partyId: string) => ({ partyIdType: 'MSISDN' as const, partyId });
 
 let dir = '';
@@ -213,6 +219,33 @@ describe('momo-partner-sdk subscriptions', { timeout: 90_000 }, () => {
     expect(retried.stdout).toContain('dues: 7.5 EUR collected (1 charges)');
     // The refused first attempt created nothing at the provider; its retry did, once.
     expect(charged()).toEqual({ 'saver-1/0': 1 });
+  });
+
+  it('exits 5 while a charge is still PENDING at --timeout-ms; the next run looks it up', async () => {
+    const subs = slow.sim.client().subscriptions({
+      store: fileSubscriptionStore(join(stateDir(), 'subscriptions')),
+      secret: SECRET,
+      now: () => time,
+    });
+    await subs.plan({ id: 'dues', amount: '7.5', currency: 'EUR', every: 'month', retry: [] });
+    await subs.subscribe({
+      key: 'slow-1',
+      plan: 'dues',
+      payer: payer('233244555321'),
+      startAt: T0,
+    });
+    // --timeout-ms 50 is no race: the payer answers a simulated day later, so the charge is
+    // PENDING at the end of the pass however slow the machine.
+    const onSlow = (at: number) =>
+      cli('run', at, ['--timeout-ms', '50'], { MOMO_BASE_URL: slow.url() });
+    const asked = await onSlow(T0); // the mandate asked; the payer answers a day later
+    expect(asked.code, asked.stdout + asked.stderr).toBe(0);
+    const pending = await onSlow(T0 + 86_400_000 + MINUTE); // approved: the charge sent
+    expect(pending.code, pending.stdout + pending.stderr).toBe(5);
+    expect(pending.stdout).toMatch(/PENDING slow-1 period 0 \(.+\): run again to look it up/);
+    const settled = await onSlow(T0 + 2 * 86_400_000 + 2 * MINUTE);
+    expect(settled.code, settled.stdout + settled.stderr).toBe(0);
+    expect(settled.stdout).toContain('dues: 7.5 EUR collected (1 charges)');
   });
 
   it('exits 2 on bad usage, before anything is sent', async () => {

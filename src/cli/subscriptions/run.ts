@@ -1,6 +1,7 @@
 import { addDecimal } from '../../batches/summary';
 import type { ClientHooks } from '../../contracts/hooks';
 import type { SubscriptionPlan, SubscriptionStore } from '../../contracts/subscription-store';
+import { isConnectionError, isTimeoutError } from '../../errors';
 import type { Subscriptions } from '../../subscriptions/facade';
 import type { RunDueReport, SubscriptionChargeEvent } from '../../subscriptions/types';
 import { ExitCode } from '../output';
@@ -44,7 +45,8 @@ export function unansweredCalls(): { hooks: ClientHooks; count: () => number } {
   return {
     hooks: {
       onResponse: (info) => {
-        if (info.error) open.add(info.error);
+        // A wait that ran out aborts its lookup: that is no answer missing, it is PENDING.
+        if (isConnectionError(info.error) || isTimeoutError(info.error)) open.add(info.error);
       },
       onRetry: (info) => {
         open.delete(info.error);
