@@ -42,7 +42,7 @@ Options:
   -v, --version   print the version
 
 Exit codes: 0 ok, 2 bad usage, 3 API or connection error, 4 FAILED outcome,
-5 --wait (payouts: --timeout-ms) timed out, 6 a doctor check failed,
+5 --wait (payouts, subscriptions run: --timeout-ms) timed out, 6 a doctor check failed,
 1 unexpected failure of the CLI itself.
 `;
 

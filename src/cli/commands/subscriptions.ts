@@ -8,10 +8,10 @@ import { dueBy, dueText } from '../subscriptions/due';
 import { runExitCode, runOnce, runText, unansweredCalls } from '../subscriptions/run';
 import { isoTime, subscriptionSecret, subscriptionState } from '../subscriptions/state';
 
-const STATE_HELP = `  --state-dir <dir>         the folder your code's fileSubscriptionStore(...) is
-                            <dir>/subscriptions in (default .momo). Only the file
-                            store: Redis and PostgreSQL stores are not read by the
-                            command line yet`;
+const STATE_HELP = `  --state-dir <dir>         the subscriptions are in <dir>/subscriptions, your code's
+                            fileSubscriptionStore('<dir>/subscriptions') (default
+                            .momo). The file store only: Redis and PostgreSQL stores
+                            are not read by the command line yet`;
 
 const NOW_HELP = `MOMO_NOW (ISO 8601) sets "now" instead of the system clock (a rehearsal, a test).`;
 
@@ -44,11 +44,10 @@ store is for one process at a time: not while your service works on the same fol
 ${STATE_HELP}
   --timeout-ms <n>          how long each charge's outcome is awaited (default 30000);
                             a charge still pending then is looked up by the next run
-  --json                    one JSON object: the summary, every charge that ended,
-                            the pending ones and the errors
   -h, --help                show this help
 
-Reference ids are derived with MOMO_SUBSCRIPTION_SECRET (at least 16 characters): set
+With --json: one JSON object, the summary with every charge that ended, the pending
+ones and the errors. Reference ids are derived with MOMO_SUBSCRIPTION_SECRET (at least 16 characters): set
 it to the secret your code gives momo.subscriptions({ secret }). Without it, the
 batches' secret (MOMO_BATCH_SECRET, else a key derived from the API key) is used.
 The collection product's credentials are used (MOMO_COLLECTION_* or MOMO_*).
