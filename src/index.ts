@@ -206,6 +206,7 @@ export { fileSubscriptionStore } from './subscriptions/file-store';
 export { memorySubscriptionStore } from './subscriptions/memory-store';
 export type { PlanInput, SubscribeInput } from './subscriptions/plan';
 export type {
+  RunDueOptions,
   RunDueReport,
   SubscriptionChargeEvent,
   SubscriptionRunner,

@@ -11,6 +11,7 @@ import { sandboxProvisionCommand } from './commands/sandbox';
 import { simulatorCommand } from './commands/simulator';
 import { simulatorApproveCommand, simulatorDeclineCommand } from './commands/simulator-control';
 import { statusCommand } from './commands/status';
+import { subscriptionsDueCommand, subscriptionsRunCommand } from './commands/subscriptions';
 import { tokenCommand } from './commands/token';
 import { ExitCode, type Io, processIo, reportError, UsageError } from './output';
 import { VERSION } from './version';
@@ -27,6 +28,8 @@ const COMMANDS: readonly Command[] = [
   reconcileCommand,
   doctorCommand,
   payoutsCommand,
+  subscriptionsDueCommand,
+  subscriptionsRunCommand,
 ];
 
 const USAGE = `Usage: momo-partner-sdk <command> [options]
@@ -39,7 +42,7 @@ Options:
   -v, --version   print the version
 
 Exit codes: 0 ok, 2 bad usage, 3 API or connection error, 4 FAILED outcome,
-5 --wait (payouts: --timeout-ms) timed out, 6 a doctor check failed,
+5 --wait (payouts, subscriptions run: --timeout-ms) timed out, 6 a doctor check failed,
 1 unexpected failure of the CLI itself.
 `;
 

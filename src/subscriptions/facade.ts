@@ -5,6 +5,7 @@ import { ValidationError } from '../errors';
 import type { PlanInput, SubscribeInput } from './plan';
 import type { SubscriptionEngine } from './subscriptions';
 import type {
+  RunDueOptions,
   RunDueReport,
   SubscriptionRunner,
   SubscriptionRunnerOptions,
@@ -83,7 +84,7 @@ export class Subscriptions {
   }
 
   /** One pass: every subscription due by `now` (default the `now` option's time), each once. */
-  async runDue(options: { now?: Date | number } = {}): Promise<RunDueReport> {
+  async runDue(options: RunDueOptions = {}): Promise<RunDueReport> {
     return (await this.#engine).runDue(options);
   }
 

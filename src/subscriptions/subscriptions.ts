@@ -11,6 +11,7 @@ import { checkPlan, checkSubscribe, epochMs, type PlanInput, type SubscribeInput
 import { cancelAtProvider } from './provider';
 import { startRunner } from './runner';
 import type {
+  RunDueOptions,
   RunDueReport,
   SubscriptionRunner,
   SubscriptionRunnerOptions,
@@ -144,10 +145,13 @@ export class SubscriptionEngine {
   }
 
   /** One pass: every subscription due by `now` (default this.now()), each worked on once. */
-  runDue(options: { now?: Date | number } = {}): Promise<RunDueReport> {
+  runDue(options: RunDueOptions = {}): Promise<RunDueReport> {
     const now = options.now === undefined ? this.#now() : epochMs(options.now);
     if (now === undefined) throw issue('now', 'must be a Date or epoch milliseconds');
-    return runPass(this.#passContext(), now, undefined);
+    if (options.onCharge !== undefined && typeof options.onCharge !== 'function') {
+      throw issue('onCharge', 'must be a function');
+    }
+    return runPass(this.#passContext(), now, options.onCharge);
   }
 
   /** A loop of passes, on any number of instances (each subscription worked on by one at a time). */

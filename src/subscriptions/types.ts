@@ -31,6 +31,14 @@ export interface SubscriptionChargeEvent extends SubscriptionCharge {
   subscriptionStatus: SubscriptionStatus;
 }
 
+/** What `subs.runDue()` takes. */
+export interface RunDueOptions {
+  /** The pass's time (default the `now` option's). */
+  now?: Date | number | undefined;
+  /** Called once each charge's outcome is recorded in this pass (e.g. to show progress). */
+  onCharge?: SubscriptionRunnerOptions['onCharge'];
+}
+
 /** What one `runDue` pass did. */
 export interface RunDueReport {
   /** Subscriptions due by `now` that the pass worked on. */

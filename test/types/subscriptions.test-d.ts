@@ -2,6 +2,7 @@ import {
   fileSubscriptionStore,
   MomoClient,
   memorySubscriptionStore,
+  type RunDueOptions,
   type RunDueReport,
   type Subscription,
   type SubscriptionCharge,
@@ -47,6 +48,13 @@ describe('subscription types', () => {
     expectTypeOf<SubscriptionCharge>().toHaveProperty('invoice');
     expectTypeOf(await subs.get('member-42')).toEqualTypeOf<Subscription | undefined>();
     expectTypeOf(await subs.runDue({ now: new Date() })).toEqualTypeOf<RunDueReport>();
+    const pass: RunDueOptions = {
+      now: Date.now(),
+      onCharge: (charge) => {
+        expectTypeOf(charge).toEqualTypeOf<SubscriptionChargeEvent>();
+      },
+    };
+    expectTypeOf(await subs.runDue(pass)).toEqualTypeOf<RunDueReport>();
     const runner = subs.start({
       onCharge: async (charge, tx) => {
         expectTypeOf(charge).toEqualTypeOf<SubscriptionChargeEvent>();

@@ -1,0 +1,56 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { MIN_SECRET_LENGTH } from '../../batches/reference-id';
+import type { SubscriptionStore } from '../../contracts/subscription-store';
+import { fileSubscriptionStore } from '../../subscriptions/file-store';
+import type { ParsedCommand } from '../args';
+import { type Io, UsageError } from '../output';
+import { batchSecret } from '../payouts/summary';
+
+/** Where `subscriptions due|run` find the subscriptions: `<state-dir>/subscriptions`. */
+export interface SubscriptionState {
+  dir: string;
+  store: SubscriptionStore;
+}
+
+/**
+ * The file store under `--state-dir` (default `.momo`), as `payouts` keeps its batches
+ * under `<state-dir>/batches`. A folder that does not exist is bad usage (exit code 2): a
+ * mistyped `--state-dir` in a cron job must not read as "nothing is due".
+ */
+export function subscriptionState(args: ParsedCommand): SubscriptionState {
+  const dir = join(args.text('state-dir') ?? '.momo', 'subscriptions');
+  if (!existsSync(dir)) {
+    throw new UsageError(
+      `No subscriptions under ${dir}: give the --state-dir your code's fileSubscriptionStore(...) folder is in`,
+    );
+  }
+  return { dir, store: fileSubscriptionStore(dir) };
+}
+
+/**
+ * The secret the reference ids are derived with: MOMO_SUBSCRIPTION_SECRET (the one your
+ * code gives `momo.subscriptions`) when set, else the batches' (MOMO_BATCH_SECRET, else a
+ * key derived from the API key).
+ */
+export function subscriptionSecret(env: Io['env']): string {
+  const own = env.MOMO_SUBSCRIPTION_SECRET;
+  if (own === undefined || own === '') return batchSecret(env, 'collection');
+  if (own.length < MIN_SECRET_LENGTH) {
+    throw new UsageError(
+      `MOMO_SUBSCRIPTION_SECRET must be at least ${MIN_SECRET_LENGTH} characters`,
+    );
+  }
+  return own;
+}
+
+/** An ISO 8601 time given to a flag, or a UsageError naming it. */
+export function isoTime(value: string, flag: string): Date {
+  const at = /^\d{4}-\d{2}-\d{2}/.test(value) ? new Date(value) : new Date(Number.NaN);
+  if (Number.isNaN(at.getTime())) {
+    throw new UsageError(
+      `${flag} must be an ISO 8601 time (e.g. 2026-12-01T09:00:00Z), not ${JSON.stringify(value)}`,
+    );
+  }
+  return at;
+}
