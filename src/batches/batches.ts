@@ -1,9 +1,10 @@
 import type { ClientSurface } from '../client-surface';
 import type { BatchHandle } from '../contracts/batch-store';
-import { checkItem, checkRunOptions } from './check';
+import { checkItem } from '../payments/check';
+import { fingerprint, randomReferenceId } from '../payments/ids';
+import { checkRunOptions } from './check';
 import { adoptRecord, type RunContext, Slot, usedKey } from './item';
 import { Pacer, Slots } from './pacing';
-import { fingerprint, randomReferenceId } from './reference-id';
 import { SettleLearner } from './settle';
 import { buildReport, moneyOf, ProgressCounts } from './summary';
 import { runOrTakeOver } from './takeover';
