@@ -3,6 +3,9 @@ import type { Disbursement } from './products/disbursement';
 import type { Remittance } from './products/remittance';
 import type { ClientJournal } from './scale-out/client-journal';
 
+/** The public option types the add-ons pass to the client's methods. */
+export type { RequestOptions } from './core/options';
+
 /**
  * The public face of a `MomoClient` that its add-ons (batches, reconciliation) work
  * through: its products and its journal view, nothing internal. Named here rather than

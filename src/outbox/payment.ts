@@ -1,4 +1,3 @@
-import { type BatchOperationSpec, batchOperation } from '../batches/operations';
 import type { ClientSurface } from '../client-surface';
 import type {
   OutboxClaim,
@@ -8,6 +7,7 @@ import type {
   OutboxStore,
 } from '../contracts/outbox-store';
 import { isWaitTimeoutError } from '../errors';
+import { batchOperation, type PaymentOperation } from '../payments/catalogue';
 import { failureNote, reasonCode, sendFailure } from '../payments/failure';
 import { AdoptedCheck, MISMATCH_CODE } from '../payments/verify';
 import { databaseRetryIn, pause, retryIn, type Watch } from './watch';
@@ -69,7 +69,7 @@ export async function relayPayment<Tx>(
   freeSendSlot(); // the wait holds no send slot
   if (ctx.stopping.aborted) return giveBack(ctx, held, 0);
   const signal = AbortSignal.any([held.lost.signal, ctx.stopping]);
-  let final: Awaited<ReturnType<BatchOperationSpec['wait']>>;
+  let final: Awaited<ReturnType<PaymentOperation['wait']>>;
   const waitFor = (options: { signal: AbortSignal }) =>
     spec.wait(ctx.momo, claim.referenceId, options);
   try {
@@ -99,11 +99,7 @@ const mismatched: OutboxOutcome = { status: 'FAILED', reason: MISMATCH_CODE };
  * payment's (the provider answered: it is not down); a failure whose answer is not known
  * is tried again later, the payment no longer cancellable (the provider may hold it).
  */
-async function send<Tx>(
-  ctx: RelayContext<Tx>,
-  held: Held,
-  spec: BatchOperationSpec,
-): Promise<Sent> {
+async function send<Tx>(ctx: RelayContext<Tx>, held: Held, spec: PaymentOperation): Promise<Sent> {
   const { claim } = held;
   const options = {
     referenceId: claim.referenceId,

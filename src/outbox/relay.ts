@@ -1,4 +1,3 @@
-import type { MomoClient } from '../client';
 import type { ClientSurface } from '../client-surface';
 import type { OutboxClaim, OutboxStore } from '../contracts/outbox-store';
 import { ValidationError, type ValidationIssue } from '../errors';
@@ -10,15 +9,16 @@ import { databaseRetryIn, pause, Watch } from './watch';
  * For outbox store implementers (`db.outbox.start` uses it): runs a relay on `store` that
  * sends each due intent once under its stored reference id, waits it to its final status
  * and delivers the outcome (`onSettled`), on any number of instances at once.
- * Bad options: a ValidationError naming the option, nothing started.
+ * Bad options: a ValidationError naming the option, nothing started. `momo` is a
+ * `MomoClient` (typed by its public face, which a `MomoClient` is).
  */
 export function startOutboxRelay<Tx>(
-  momo: MomoClient,
+  momo: ClientSurface,
   store: OutboxStore<Tx>,
   options: OutboxRelayOptions<Tx> = {},
 ): OutboxRelay {
   checkOptions(options);
-  const relay = new Relay(momo as unknown as ClientSurface, store, options);
+  const relay = new Relay(momo, store, options);
   return { stop: () => relay.stop() };
 }
 
