@@ -9,8 +9,9 @@ import type {
 import { isWaitTimeoutError } from '../errors';
 import { batchOperation, type PaymentOperation } from '../payments/catalogue';
 import { failureNote, reasonCode, sendFailure } from '../payments/failure';
+import { pause } from '../payments/time';
 import { AdoptedCheck, MISMATCH_CODE } from '../payments/verify';
-import { databaseRetryIn, pause, retryIn, type Watch } from './watch';
+import { databaseRetryIn, retryIn, type Watch } from './watch';
 
 /** What every payment a relay holds shares. */
 export interface RelayContext<Tx> {

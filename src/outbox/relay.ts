@@ -1,9 +1,10 @@
 import type { ClientSurface } from '../client-surface';
 import type { OutboxClaim, OutboxStore } from '../contracts/outbox-store';
 import { ValidationError, type ValidationIssue } from '../errors';
+import { pause, wakeableSleep } from '../payments/time';
 import { type Held, type RelayContext, relayPayment } from './payment';
 import type { OutboxRelay, OutboxRelayOptions } from './types';
-import { databaseRetryIn, pause, Watch } from './watch';
+import { databaseRetryIn, Watch } from './watch';
 
 /**
  * For outbox store implementers (`db.outbox.start` uses it): runs a relay on `store` that
@@ -125,17 +126,13 @@ class Relay<Tx> {
     // would spin on promises and starve the I/O that frees one.
     const ready = this.#woken && this.#sending < this.#concurrency;
     if (ready || this.#stop.signal.aborted) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.#stop.signal.removeEventListener('abort', done);
-        this.#wake = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, this.#pollMs);
-      this.#stop.signal.addEventListener('abort', done);
-      this.#wake = done;
-    });
+    const next = wakeableSleep(this.#pollMs, this.#stop.signal);
+    this.#wake = next.wake;
+    return next.done
+      .catch(() => undefined) // stop(): resolves at once
+      .finally(() => {
+        if (this.#wake === next.wake) this.#wake = undefined;
+      });
   }
 
   #relay(claim: OutboxClaim): void {

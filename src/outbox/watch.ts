@@ -65,17 +65,3 @@ function describe(error: unknown): string {
   const label = typeof name === 'string' ? name : 'Error';
   return typeof code === 'string' ? `${label} ${code}` : label;
 }
-
-/** Resolves after `ms`, or at once when `signal` aborts. */
-export function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done);
-  });
-}
