@@ -3,8 +3,9 @@ import type { OutboxClaim, OutboxStore } from '../contracts/outbox-store';
 import { ValidationError, type ValidationIssue } from '../errors';
 import { pause, wakeableSleep } from '../payments/time';
 import { type Held, type RelayContext, relayPayment } from './payment';
+import { RelayLog } from './relay-log';
+import { databaseRetryIn } from './retry-timing';
 import type { OutboxRelay, OutboxRelayOptions } from './types';
-import { databaseRetryIn, Watch } from './watch';
 
 /**
  * For outbox store implementers (`db.outbox.start` uses it): runs a relay on `store` that
@@ -68,7 +69,7 @@ class Relay<Tx> {
       momo,
       store,
       onSettled: options.onSettled,
-      watch: new Watch(options.logger),
+      log: new RelayLog(options.logger),
       stopping: this.#stop.signal,
     };
     this.#concurrency = options.concurrency ?? 16;
@@ -97,7 +98,7 @@ class Relay<Tx> {
   }
 
   async #run(): Promise<void> {
-    const { store, watch } = this.#ctx;
+    const { store, log } = this.#ctx;
     for (let failures = 0; !this.#stop.signal.aborted; ) {
       const free = this.#concurrency - this.#sending;
       if (free > 0) {
@@ -105,10 +106,10 @@ class Relay<Tx> {
         let claims: OutboxClaim[];
         try {
           claims = await store.claim(this.#owner, free);
-          watch.working('database');
+          log.working('database');
           failures = 0;
         } catch (error) {
-          watch.failing('database', error);
+          log.failing('database', error);
           await pause(databaseRetryIn(failures++), this.#stop.signal);
           continue;
         }
@@ -152,7 +153,7 @@ class Relay<Tx> {
       if (this.#lastFull || this.#woken) this.#nudge();
     };
     relayPayment(this.#ctx, held, freeSendSlot)
-      .catch((error: unknown) => this.#ctx.watch.failing('relay', error))
+      .catch((error: unknown) => this.#ctx.log.failing('relay', error))
       .finally(() => {
         freeSendSlot();
         this.#held.delete(claim.token);
@@ -168,7 +169,7 @@ class Relay<Tx> {
     const started = Date.now();
     try {
       const kept = await this.#ctx.store.renew(tokens);
-      this.#ctx.watch.working('database');
+      this.#ctx.log.working('database');
       for (const token of tokens) {
         const held = this.#held.get(token);
         if (!held) continue;
@@ -176,7 +177,7 @@ class Relay<Tx> {
         else held.lost.abort(); // its new owner carries on
       }
     } catch (error) {
-      this.#ctx.watch.failing('database', error);
+      this.#ctx.log.failing('database', error);
     } finally {
       this.#renewing = false;
     }

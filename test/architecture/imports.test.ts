@@ -44,7 +44,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 /** What each folder must never import. */
 const MUST_NOT_IMPORT: Record<string, readonly string[]> = {
   'core/': [
-    'scale-out/',
+    'settle/',
     'products/',
     'auth/',
     'sandbox/',

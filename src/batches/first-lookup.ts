@@ -18,7 +18,7 @@ const MAX_HOLD_MS = 10_000;
  * SUCCESSFUL ends within a step of the settle time; the others hold until then. No hold
  * is longer than 10 s: a provider that settles later costs the lookups it always did.
  */
-export class SettleLearner {
+export class FirstLookupPlanner {
   #learnedMs: number | undefined;
   #rungs = 0;
   /** Holders on the ladder, woken when a time is learned. */
