@@ -1,7 +1,10 @@
 import type { Collection } from './products/collection';
 import type { Disbursement } from './products/disbursement';
 import type { Remittance } from './products/remittance';
-import type { ClientJournal } from './scale-out/client-journal';
+import type { ClientJournal } from './settle/client-journal';
+
+/** The public option types the add-ons pass to the client's methods. */
+export type { RequestOptions } from './core/options';
 
 /**
  * The public face of a `MomoClient` that its add-ons (batches, reconciliation) work

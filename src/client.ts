@@ -15,7 +15,7 @@ import type {
   ReconcileResult,
   ReconcileStoreRecord,
 } from './reconcile/types';
-import { type ClientJournal, JournalView } from './scale-out/client-journal';
+import { type ClientJournal, JournalView } from './settle/client-journal';
 import { Subscriptions } from './subscriptions/facade';
 import type { SubscriptionsOptions } from './subscriptions/types';
 

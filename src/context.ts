@@ -8,10 +8,10 @@ import { Poller } from './polling/poller';
 import type { TableOperation } from './products/endpoints';
 import { ProductApi } from './products/product-api';
 import { operationTables } from './products/tables';
-import { CallbackFanOut } from './scale-out/callback-bus';
-import { SharedStateHealth } from './scale-out/health';
-import { JournalKeeper } from './scale-out/journal-keeper';
-import { Outcomes } from './scale-out/outcomes';
+import { CallbackFanOut } from './settle/callback-bus';
+import { SharedStateHealth } from './settle/health';
+import { JournalKeeper } from './settle/journal-keeper';
+import { Outcomes } from './settle/outcomes';
 
 /**
  * The composition root: what the products of one client share (options, transport,

@@ -143,9 +143,6 @@ export {
   type SandboxOptions,
   type SandboxRequestOptions,
 } from './sandbox/sandbox';
-// scale-out (the Redis parts are in momo-partner-sdk/redis)
-export type { ClientJournal, ResumeOptions, ResumeOutcome } from './scale-out/client-journal';
-export { InMemoryJournal, type InMemoryJournalOptions } from './scale-out/journal';
 export type { ActiveIdType, BasicInfoIdType } from './schemas/accountholder';
 export type {
   AccountIdentifierType,
@@ -201,6 +198,9 @@ export type {
   TransferBody,
   TransferResult,
 } from './schemas/transactions';
+// scale-out (the Redis parts are in momo-partner-sdk/redis)
+export type { ClientJournal, ResumeOptions, ResumeOutcome } from './settle/client-journal';
+export { InMemoryJournal, type InMemoryJournalOptions } from './settle/journal';
 export { Subscriptions } from './subscriptions/facade';
 export { fileSubscriptionStore } from './subscriptions/file-store';
 export { memorySubscriptionStore } from './subscriptions/memory-store';

@@ -1,5 +1,5 @@
 import { ValidationError } from '../errors';
-import { MAX_NAME_LENGTH, nameProblem } from './key-rules';
+import { MAX_NAME_LENGTH, nameProblem } from '../payments/key-rules';
 
 /** Longest batch id. */
 export const MAX_BATCH_ID_LENGTH = MAX_NAME_LENGTH;

@@ -1,10 +1,11 @@
 import type { ClientSurface } from '../client-surface';
 import type { BatchHandle } from '../contracts/batch-store';
-import { checkItem, checkRunOptions } from './check';
+import { checkItem } from '../payments/check';
+import { fingerprint, randomReferenceId } from '../payments/ids';
+import { checkRunOptions } from './check';
+import { FirstLookupPlanner } from './first-lookup';
 import { adoptRecord, type RunContext, Slot, usedKey } from './item';
 import { Pacer, Slots } from './pacing';
-import { fingerprint, randomReferenceId } from './reference-id';
-import { SettleLearner } from './settle';
 import { buildReport, moneyOf, ProgressCounts } from './summary';
 import { runOrTakeOver } from './takeover';
 import type { BatchItem, BatchReport, BatchReportItem, BatchRunOptions } from './types';
@@ -55,7 +56,7 @@ export class Batches {
       handle,
       pacer: new Pacer(options.createRate),
       progress,
-      settle: new SettleLearner(),
+      firstLookup: new FirstLookupPlanner(),
       owner: randomReferenceId(),
     };
     await sendAll(run, slots, kept ?? (items as Items));

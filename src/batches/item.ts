@@ -2,13 +2,13 @@ import type { ClientSurface } from '../client-surface';
 import type { BatchClaimToken, BatchHandle, BatchRecord } from '../contracts/batch-store';
 import { isApiError, isMomoError, isWaitTimeoutError } from '../errors';
 import { reasonCode, sendFailure, stopsTheRun } from '../payments/failure';
+import { derivedReferenceId, fingerprint, randomReferenceId } from '../payments/ids';
 import { AdoptedCheck } from '../payments/verify';
 import { accountHolderActive } from './account-check';
+import type { FirstLookupPlanner } from './first-lookup';
 import { HeldClaim } from './held-claim';
 import type { BatchOperationSpec, FinalLike } from './operations';
 import type { Pacer } from './pacing';
-import { derivedReferenceId, fingerprint, randomReferenceId } from './reference-id';
-import type { SettleLearner } from './settle';
 import { recordFinal } from './settled';
 import type { ProgressCounts } from './summary';
 import type { BatchItemStatus, BatchRunOptions } from './types';
@@ -48,7 +48,7 @@ export interface RunContext {
   pacer: Pacer;
   progress: ProgressCounts;
   /** When to look an item up first, learned from the items that settled. */
-  settle: SettleLearner;
+  firstLookup: FirstLookupPlanner;
   /** This run's name as a claim owner. */
   owner: string;
 }
@@ -63,7 +63,7 @@ export const TAKEN_OVER = 'claim taken over by another process';
  * One item's way: account check, claim, intent recorded (durably), creating call under
  * its one reference id (a 429 slows the batch and the call is made again; a 409 means an
  * earlier send landed), the send slot given back, then its wait to SUCCESSFUL or FAILED,
- * started once the provider is likely to have settled it (`SettleLearner`).
+ * started once the provider is likely to have settled it (`FirstLookupPlanner`).
  * Resolves when the item ended or stopped; rejects only for what stops the whole run.
  * `taken`: a claim the caller holds already (./takeover.ts), its account check done.
  */
@@ -120,10 +120,11 @@ export async function runItem(
     // Ended early by the run's signal or by the claim's loss.
     const signal = options.signal ? AbortSignal.any([options.signal, claim.signal]) : claim.signal;
     const heldFrom = Date.now();
-    if (acceptedAt !== undefined) await run.settle.hold(acceptedAt, signal, options.waitTimeoutMs);
+    if (acceptedAt !== undefined)
+      await run.firstLookup.hold(acceptedAt, signal, options.waitTimeoutMs);
     const final = await wait(run, slot, signal, Date.now() - heldFrom, adopted);
     if (acceptedAt !== undefined && final.status === 'SUCCESSFUL') {
-      run.settle.learn(acceptedAt, Date.now());
+      run.firstLookup.learn(acceptedAt, Date.now());
     }
     const reason = final.status === 'FAILED' ? reasonCode(final.reason) : undefined;
     const ftid = final.financialTransactionId;

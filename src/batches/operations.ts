@@ -1,6 +1,6 @@
 import {
+  batchOperation,
   type FinalLike,
-  findPaymentOperation,
   type PaymentOperation,
   paymentOperations,
 } from '../payments/catalogue';
@@ -15,14 +15,11 @@ export type { FinalLike };
 export type BatchOperationSpec = PaymentOperation;
 
 /**
- * The operations a batch can run: every payment operation of the catalogue but those
- * sent with the payer's consent token (a list cannot hold one per payer). The written-out
+ * The operations a batch can run: the kernel's `batchOperation` (every payment operation
+ * of the catalogue but those sent with the payer's consent token). The written-out
  * `BatchOperation` union names the same operations (test/types/batches.test-d.ts).
  */
-export function batchOperation(name: unknown): BatchOperationSpec | undefined {
-  const op = findPaymentOperation(name);
-  return op && !op.needsConsent ? op : undefined;
-}
+export { batchOperation };
 
 /** Every operation a batch can run, by name. */
 export const batchOperations = (): Record<BatchOperation, BatchOperationSpec> =>

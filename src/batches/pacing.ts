@@ -4,22 +4,7 @@
  * Integrator's note: once the client's admission stage paces creating calls itself
  * (the renovation issue), the pacer gives way to it.
  */
-
-/** Resolves after `ms`, or rejects with the signal's reason when it fires first. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
+import { sleep } from '../payments/time';
 
 export class Pacer {
   readonly #rate: number | undefined;

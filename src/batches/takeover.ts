@@ -1,4 +1,5 @@
 import type { BatchClaimToken, BatchRecord } from '../contracts/batch-store';
+import { sleep } from '../payments/time';
 import {
   adoptRecord,
   CLAIMED,
@@ -9,7 +10,7 @@ import {
   TAKEN_OVER,
   usedKey,
 } from './item';
-import { type Slots, sleep } from './pacing';
+import type { Slots } from './pacing';
 
 /** How often an item another process holds is looked at, at most (a third of a short lease). */
 const MAX_POLL_MS = 1_000;

@@ -1,4 +1,5 @@
 import { referenceKey } from '../core/reference-id';
+import { sleep } from '../core/time';
 import { isFinal, type StatusLike } from '../schemas/common';
 
 /** What one status lookup said about a reference id: a result (or none), or its failure. */
@@ -119,7 +120,7 @@ export class Confirmer {
   /** One timer per id, however many callbacks are held on it; then queued like any id. */
   #hold(key: string, referenceId: string, lookup: Lookup): Promise<Confirmation> {
     const at = (this.#kept.get(key)?.at ?? 0) + this.#limits.confirmIntervalMs;
-    const later = new Promise<void>((resolve) => setTimeout(resolve, at - Date.now())).then(() => {
+    const later = sleep(Math.max(0, at - Date.now())).then(() => {
       this.#held.delete(key);
       return this.#shared(key) ?? this.#enqueue(key, referenceId, lookup);
     });

@@ -1,8 +1,8 @@
 import type { ClientContext } from '../context';
 import { tokenMatches } from '../core/callback-token';
 import { referenceKey } from '../core/reference-id';
-import { trackedByJournal } from '../scale-out/callbacks';
 import { type StatusLike, UUID_V4 } from '../schemas/common';
+import { trackedByJournal } from '../settle/callbacks';
 import { AcceptedCallbacks } from './accepted';
 import { readRequestBody } from './body';
 import { Confirmer, type ConfirmLimits } from './confirmer';

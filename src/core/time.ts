@@ -1,12 +1,35 @@
-/** Timing helpers written once: abortable sleep, jitter, Retry-After. */
+/** Timing helpers written once: the one abortable sleep, jitter, Retry-After. */
 import { abortable } from './abortable';
+
+/**
+ * The SDK's one sleep (the client, the kernel and its drivers all wait with it), which
+ * something else may end early: `done` resolves after `ms` or when `wake()` is called, and
+ * rejects with the signal's reason (as is) on abort.
+ */
+export function wakeableSleep(
+  ms: number,
+  signal?: AbortSignal,
+): { done: Promise<void>; wake: () => void } {
+  let wake = () => {};
+  const done = abortable<void>(signal, (resolve) => {
+    const timer = setTimeout(resolve, ms);
+    wake = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    return () => clearTimeout(timer);
+  });
+  return { done, wake: () => wake() };
+}
 
 /** setTimeout as a promise that rejects with the signal's reason (as is) on abort. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return abortable<void>(signal, (resolve) => {
-    const timer = setTimeout(resolve, ms);
-    return () => clearTimeout(timer);
-  });
+  return wakeableSleep(ms, signal).done;
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts: a wait that ends early, never fails. */
+export function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return sleep(ms, signal).catch(() => undefined);
 }
 
 /** "Equal jitter": half of the step fixed, half random, so retries never bunch up. */

@@ -1,7 +1,7 @@
-import { checkItem } from '../batches/check';
-import { fingerprint } from '../batches/reference-id';
 import type { OutboxIntent } from '../contracts/outbox-store';
 import { ValidationError, type ValidationIssue } from '../errors';
+import { checkItem } from '../payments/check';
+import { fingerprint } from '../payments/ids';
 
 /** An intent once checked: what an outbox store records, with its body's fingerprint. */
 export interface CheckedOutboxIntent extends OutboxIntent {

@@ -1,4 +1,3 @@
-import { type BatchOperationSpec, batchOperation } from '../batches/operations';
 import type { ClientSurface } from '../client-surface';
 import type {
   OutboxClaim,
@@ -8,16 +7,20 @@ import type {
   OutboxStore,
 } from '../contracts/outbox-store';
 import { isWaitTimeoutError } from '../errors';
+import { batchOperation, type PaymentOperation } from '../payments/catalogue';
 import { failureNote, reasonCode, sendFailure } from '../payments/failure';
+import { pause } from '../payments/time';
 import { AdoptedCheck, MISMATCH_CODE } from '../payments/verify';
-import { databaseRetryIn, pause, retryIn, type Watch } from './watch';
+import type { RelayLog } from './relay-log';
+import { databaseRetryIn, retryIn } from './retry-timing';
 
 /** What every payment a relay holds shares. */
 export interface RelayContext<Tx> {
   momo: ClientSurface;
   store: OutboxStore<Tx>;
   onSettled: ((payment: OutboxPayment, tx: Tx) => Promise<void> | void) | undefined;
-  watch: Watch;
+  /** What the relay cannot reach, and each payment's refusal. */
+  log: RelayLog;
   /** Aborted by `relay.stop()`. */
   stopping: AbortSignal;
 }
@@ -64,12 +67,12 @@ export async function relayPayment<Tx>(
     // The send is done: its slot is free before SENT is recorded (a crash meanwhile
     // only means a re-send under the same reference id, whose 409 proves it).
     freeSendSlot();
-    if (!(await record(ctx.watch, held, () => ctx.store.markSent(claim.key, claim.token)))) return;
+    if (!(await record(ctx.log, held, () => ctx.store.markSent(claim.key, claim.token)))) return;
   }
   freeSendSlot(); // the wait holds no send slot
   if (ctx.stopping.aborted) return giveBack(ctx, held, 0);
   const signal = AbortSignal.any([held.lost.signal, ctx.stopping]);
-  let final: Awaited<ReturnType<BatchOperationSpec['wait']>>;
+  let final: Awaited<ReturnType<PaymentOperation['wait']>>;
   const waitFor = (options: { signal: AbortSignal }) =>
     spec.wait(ctx.momo, claim.referenceId, options);
   try {
@@ -78,7 +81,7 @@ export async function relayPayment<Tx>(
     if (held.lost.signal.aborted) return; // its new owner carries on
     if (adopted?.reason !== undefined) return deliver(ctx, held, mismatched);
     if (ctx.stopping.aborted) return giveBack(ctx, held, 0);
-    if (!isWaitTimeoutError(error)) ctx.watch.failing('provider', error);
+    if (!isWaitTimeoutError(error)) ctx.log.failing('provider', error);
     const setback = { error: { ...failureNote(error), at: Date.now() }, maybeSent: true };
     return giveBack(ctx, held, retryIn(claim.attempts), undefined, setback); // looked up again later
   }
@@ -99,11 +102,7 @@ const mismatched: OutboxOutcome = { status: 'FAILED', reason: MISMATCH_CODE };
  * payment's (the provider answered: it is not down); a failure whose answer is not known
  * is tried again later, the payment no longer cancellable (the provider may hold it).
  */
-async function send<Tx>(
-  ctx: RelayContext<Tx>,
-  held: Held,
-  spec: BatchOperationSpec,
-): Promise<Sent> {
+async function send<Tx>(ctx: RelayContext<Tx>, held: Held, spec: PaymentOperation): Promise<Sent> {
   const { claim } = held;
   const options = {
     referenceId: claim.referenceId,
@@ -112,7 +111,7 @@ async function send<Tx>(
   };
   try {
     await spec.create(ctx.momo, claim.body as never, options);
-    ctx.watch.working('provider');
+    ctx.log.working('provider');
     return 'sent';
   } catch (error) {
     const failure = sendFailure(error);
@@ -128,14 +127,14 @@ async function send<Tx>(
       case 'invalid': // nothing was sent (a body this release refuses)
         return { final: { status: 'FAILED', reason: 'INVALID_INPUT' } };
       case 'refused': // nothing was created, and resending cannot change the answer
-        ctx.watch.working('provider');
-        ctx.watch.refused(claim.key, failure.code);
+        ctx.log.working('provider');
+        ctx.log.refused(claim.key, failure.code);
         return { final: { status: 'FAILED', reason: failure.code } };
       case 'credentials': // refused for every payment: nothing was created
-        ctx.watch.failing('provider', error);
+        ctx.log.failing('provider', error);
         return { retryInMs: retryIn(claim.attempts), setback: setback(false) };
       default: // not known yet: the provider may hold it
-        ctx.watch.failing('provider', error);
+        ctx.log.failing('provider', error);
         return { retryInMs: retryIn(claim.attempts), setback: setback(true) };
     }
   }
@@ -156,7 +155,7 @@ async function deliver<Tx>(ctx: RelayContext<Tx>, held: Held, outcome: OutboxOut
       throw error;
     }
   };
-  const settled = await record(ctx.watch, held, async () => {
+  const settled = await record(ctx.log, held, async () => {
     threw = undefined;
     try {
       return await ctx.store.settle(claim.key, claim.token, outcome, ctx.onSettled && run);
@@ -166,10 +165,10 @@ async function deliver<Tx>(ctx: RelayContext<Tx>, held: Held, outcome: OutboxOut
     }
   });
   if (settled !== 'threw') {
-    if (threw === undefined) ctx.watch.working('onSettled');
+    if (threw === undefined) ctx.log.working('onSettled');
     return;
   }
-  ctx.watch.failing('onSettled', threw?.error);
+  ctx.log.failing('onSettled', threw?.error);
   await giveBack(ctx, held, retryIn(claim.attempts), outcome);
 }
 
@@ -182,21 +181,21 @@ function giveBack<Tx>(
 ) {
   const { key, token } = held.claim;
   const write = () => ctx.store.giveBack(key, token, ms, outcome, setback);
-  return record(ctx.watch, held, write).then(() => {});
+  return record(ctx.log, held, write).then(() => {});
 }
 
 /**
  * A fenced write, tried again while the database fails and the lease may still run
  * (after that the write would be refused anyway: another relay looks the payment up).
  */
-async function record<T>(watch: Watch, held: Held, write: () => Promise<T>) {
+async function record<T>(log: RelayLog, held: Held, write: () => Promise<T>) {
   for (let failures = 0; ; failures++) {
     try {
       const result = await write();
-      watch.working('database');
+      log.working('database');
       return result;
     } catch (error) {
-      watch.failing('database', error);
+      log.failing('database', error);
       if (held.lost.signal.aborted || Date.now() >= held.leaseUntil) return false;
       await pause(databaseRetryIn(failures), held.lost.signal);
     }

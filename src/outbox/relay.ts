@@ -1,24 +1,26 @@
-import type { MomoClient } from '../client';
 import type { ClientSurface } from '../client-surface';
 import type { OutboxClaim, OutboxStore } from '../contracts/outbox-store';
 import { ValidationError, type ValidationIssue } from '../errors';
+import { pause, wakeableSleep } from '../payments/time';
 import { type Held, type RelayContext, relayPayment } from './payment';
+import { RelayLog } from './relay-log';
+import { databaseRetryIn } from './retry-timing';
 import type { OutboxRelay, OutboxRelayOptions } from './types';
-import { databaseRetryIn, pause, Watch } from './watch';
 
 /**
  * For outbox store implementers (`db.outbox.start` uses it): runs a relay on `store` that
  * sends each due intent once under its stored reference id, waits it to its final status
  * and delivers the outcome (`onSettled`), on any number of instances at once.
- * Bad options: a ValidationError naming the option, nothing started.
+ * Bad options: a ValidationError naming the option, nothing started. `momo` is a
+ * `MomoClient` (typed by its public face, which a `MomoClient` is).
  */
 export function startOutboxRelay<Tx>(
-  momo: MomoClient,
+  momo: ClientSurface,
   store: OutboxStore<Tx>,
   options: OutboxRelayOptions<Tx> = {},
 ): OutboxRelay {
   checkOptions(options);
-  const relay = new Relay(momo as unknown as ClientSurface, store, options);
+  const relay = new Relay(momo, store, options);
   return { stop: () => relay.stop() };
 }
 
@@ -67,7 +69,7 @@ class Relay<Tx> {
       momo,
       store,
       onSettled: options.onSettled,
-      watch: new Watch(options.logger),
+      log: new RelayLog(options.logger),
       stopping: this.#stop.signal,
     };
     this.#concurrency = options.concurrency ?? 16;
@@ -96,7 +98,7 @@ class Relay<Tx> {
   }
 
   async #run(): Promise<void> {
-    const { store, watch } = this.#ctx;
+    const { store, log } = this.#ctx;
     for (let failures = 0; !this.#stop.signal.aborted; ) {
       const free = this.#concurrency - this.#sending;
       if (free > 0) {
@@ -104,10 +106,10 @@ class Relay<Tx> {
         let claims: OutboxClaim[];
         try {
           claims = await store.claim(this.#owner, free);
-          watch.working('database');
+          log.working('database');
           failures = 0;
         } catch (error) {
-          watch.failing('database', error);
+          log.failing('database', error);
           await pause(databaseRetryIn(failures++), this.#stop.signal);
           continue;
         }
@@ -125,17 +127,13 @@ class Relay<Tx> {
     // would spin on promises and starve the I/O that frees one.
     const ready = this.#woken && this.#sending < this.#concurrency;
     if (ready || this.#stop.signal.aborted) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.#stop.signal.removeEventListener('abort', done);
-        this.#wake = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, this.#pollMs);
-      this.#stop.signal.addEventListener('abort', done);
-      this.#wake = done;
-    });
+    const next = wakeableSleep(this.#pollMs, this.#stop.signal);
+    this.#wake = next.wake;
+    return next.done
+      .catch(() => undefined) // stop(): resolves at once
+      .finally(() => {
+        if (this.#wake === next.wake) this.#wake = undefined;
+      });
   }
 
   #relay(claim: OutboxClaim): void {
@@ -155,7 +153,7 @@ class Relay<Tx> {
       if (this.#lastFull || this.#woken) this.#nudge();
     };
     relayPayment(this.#ctx, held, freeSendSlot)
-      .catch((error: unknown) => this.#ctx.watch.failing('relay', error))
+      .catch((error: unknown) => this.#ctx.log.failing('relay', error))
       .finally(() => {
         freeSendSlot();
         this.#held.delete(claim.token);
@@ -171,7 +169,7 @@ class Relay<Tx> {
     const started = Date.now();
     try {
       const kept = await this.#ctx.store.renew(tokens);
-      this.#ctx.watch.working('database');
+      this.#ctx.log.working('database');
       for (const token of tokens) {
         const held = this.#held.get(token);
         if (!held) continue;
@@ -179,7 +177,7 @@ class Relay<Tx> {
         else held.lost.abort(); // its new owner carries on
       }
     } catch (error) {
-      this.#ctx.watch.failing('database', error);
+      this.#ctx.log.failing('database', error);
     } finally {
       this.#renewing = false;
     }

@@ -110,3 +110,12 @@ export const paymentOperations = (): PaymentOperation[] =>
 /** Whether `name` is a creating operation whose outcome comes by callback only. */
 export const isCallbackOnly = (name: string): boolean =>
   catalogue().has(name) && catalogue().get(name) === undefined;
+
+/**
+ * A payment operation a list (a batch, the outbox) can run: every one of the catalogue
+ * but those sent with the payer's consent token (a list cannot hold one per payer).
+ */
+export function batchOperation(name: unknown): PaymentOperation | undefined {
+  const op = findPaymentOperation(name);
+  return op && !op.needsConsent ? op : undefined;
+}

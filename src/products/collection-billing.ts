@@ -14,8 +14,8 @@ import {
   type PreApprovalResult,
 } from '../schemas/collection-v2';
 import { validateInput } from '../schemas/validate';
-import { AccountQueries, apiOf } from './account-queries';
 import type { Submitted } from './product-api';
+import { apiOf, ProductBase } from './product-base';
 import { collectionOperations as op } from './tables/collection';
 
 /** What `cancelInvoice` resolves to once the service answered 200. */
@@ -29,7 +29,7 @@ export interface CancelledInvoice extends Submitted {
  * 7.1). Each creating call is journalled, retried under its one X-Reference-Id, and
  * awaited by the lookup its table names.
  */
-export class CollectionBilling extends AccountQueries {
+export class CollectionBilling extends ProductBase {
   /** POST /collection/v2_0/preapproval: the payer approves future debits (callback by PUT). */
   preApproval(
     body: PreApprovalBody,

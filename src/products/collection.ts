@@ -16,10 +16,10 @@ import {
 import type { StandardDisbursementAccepted, StandardDisbursementBody } from '../schemas/standard';
 import type { BasicUserInfo, TransactionResult } from '../schemas/transactions';
 import { validateInput } from '../schemas/validate';
-import { apiOf, sendBasicUserInfoById } from './account-queries';
 import { CollectionBilling } from './collection-billing';
 import { fitsInHeader, spellIdentificationType } from './compat';
 import type { Submitted } from './product-api';
+import { apiOf, sendBasicUserInfoById } from './product-base';
 import { collectionOperations as op } from './tables/collection';
 
 type Result = TransactionResult;

@@ -10,13 +10,13 @@ import type {
   TransactionResult,
   TransferBody,
 } from '../schemas/transactions';
-import { AccountQueries, apiOf, sendBasicUserInfoById } from './account-queries';
+import { apiOf, ProductBase, sendBasicUserInfoById } from './product-base';
 import { disbursementOperations as op } from './tables/disbursement';
 
 type Result = TransactionResult;
 
 /** Disbursement: pay out from the partner's account. */
-export class Disbursement extends AccountQueries {
+export class Disbursement extends ProductBase {
   /** `context` is internal: MomoClient passes the context its products share. */
   constructor(options: MomoClientOptions, context?: unknown) {
     super('disbursement', options, context);

@@ -3,9 +3,9 @@ import type { OperationRegistry } from '../callbacks/registry';
 import type { Config } from '../core/config';
 import type { Transport } from '../core/transport';
 import type { Poller } from '../polling/poller';
-import type { CallbackFanOut } from '../scale-out/callback-bus';
-import type { JournalKeeper } from '../scale-out/journal-keeper';
-import type { Outcomes } from '../scale-out/outcomes';
+import type { CallbackFanOut } from '../settle/callback-bus';
+import type { JournalKeeper } from '../settle/journal-keeper';
+import type { Outcomes } from '../settle/outcomes';
 
 /**
  * What the product verbs (`ProductApi`) use of a client's shared parts. `ClientContext`

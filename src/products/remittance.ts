@@ -3,14 +3,14 @@ import type { OperationPromise } from '../core/operation-promise';
 import type { MomoClientOptions, RequestOptions } from '../core/options';
 import type { CashTransferBody, CashTransferResult } from '../schemas/remittance';
 import type { TransactionResult, TransferBody } from '../schemas/transactions';
-import { AccountQueries, apiOf } from './account-queries';
 import { spellIdentificationType } from './compat';
+import { apiOf, ProductBase } from './product-base';
 import { remittanceOperations as op } from './tables/remittance';
 
 type Result = TransactionResult;
 
 /** Remittance: send money across borders, with or without payer identification. */
-export class Remittance extends AccountQueries {
+export class Remittance extends ProductBase {
   /** `context` is internal: MomoClient passes the context its products share. */
   constructor(options: MomoClientOptions, context?: unknown) {
     super('remittance', options, context);

@@ -1,5 +1,4 @@
-import type { ClientSurface } from '../client-surface';
-import type { RequestOptions } from '../core/options';
+import type { ClientSurface, RequestOptions } from '../client-surface';
 import { findPaymentOperation, isCallbackOnly, paymentOperations } from '../payments/catalogue';
 import type { ReconcileFound } from './types';
 

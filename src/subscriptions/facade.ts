@@ -1,7 +1,7 @@
-import { checkSecret } from '../batches/reference-id';
 import type { ClientSurface } from '../client-surface';
 import type { Subscription, SubscriptionStatus } from '../contracts/subscription-store';
 import { ValidationError } from '../errors';
+import { checkSecret } from '../payments/ids';
 import type { PlanInput, SubscribeInput } from './plan';
 import type { SubscriptionEngine } from './subscriptions';
 import type {

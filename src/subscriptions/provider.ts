@@ -1,8 +1,8 @@
-import { derivedReferenceId } from '../batches/reference-id';
 import type { ClientSurface } from '../client-surface';
 import type { SubscriptionChargeStatus } from '../contracts/subscription-store';
 import { isNotFoundError, isWaitTimeoutError } from '../errors';
 import { reasonCode, sendFailure, stopsTheRun } from '../payments/failure';
+import { derivedReferenceId } from '../payments/ids';
 import { mismatchReason } from '../payments/verify';
 
 /**

@@ -1,3 +1,4 @@
+import { wakeableSleep } from '../payments/time';
 import type { RunDueReport, SubscriptionRunner, SubscriptionRunnerOptions } from './types';
 
 /**
@@ -21,13 +22,9 @@ export function startRunner(
         // Tried again at the next interval.
       }
       if (stopped) break;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, intervalMs);
-        wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
+      const next = wakeableSleep(intervalMs);
+      wake = next.wake;
+      await next.done;
     }
   })();
   return {

@@ -1,4 +1,5 @@
 import { SIMULATOR_HEADER } from '../core/simulator-tag';
+import { sleep } from '../core/time';
 import { withoutTrailingSlashes } from '../core/url';
 import { ApiUserStore } from './api-users';
 import { deliveryRefusal } from './callback-hosts';
@@ -119,7 +120,7 @@ export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
     if (fault?.kind === 'status') return faultResponse(fault.status, fault.body, fault.headers);
     const response = await respond(request, method, path, text, recording);
     response.headers.set(SIMULATOR_HEADER, '1'); // says what it is; no client infers anything from it
-    if (fault?.kind === 'delay') await new Promise((resolve) => setTimeout(resolve, fault.ms));
+    if (fault?.kind === 'delay') await sleep(fault.ms);
     return fault?.kind === 'drop-after-processing' ? DROP : response;
   }
 

@@ -10,6 +10,9 @@ import { circles, importGraph, SRC, sourceFiles, specifiers } from './import-gra
 
 const graph = importGraph();
 
+/** What an add-on may import besides itself. */
+const ADD_ON_FLOOR = ['client-surface.ts', 'contracts/', 'errors.ts', 'schemas/', 'payments/'];
+
 /**
  * What each folder may import besides itself. `src/contracts` is the ground floor: the
  * public contracts (options, journal, callback bus, token store, telemetry, health),
@@ -29,12 +32,19 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     'products/tables/',
     'products/endpoints.ts',
   ],
+  /**
+   * The add-ons (thin drivers of the kernel): the client's public face, the contracts,
+   * errors, schemas, the kernel and their own folder; nothing of the client's insides.
+   */
+  ...Object.fromEntries(
+    ['batches/', 'outbox/', 'reconcile/', 'subscriptions/'].map((addOn) => [addOn, ADD_ON_FLOOR]),
+  ),
 };
 
 /** What each folder must never import. */
 const MUST_NOT_IMPORT: Record<string, readonly string[]> = {
   'core/': [
-    'scale-out/',
+    'settle/',
     'products/',
     'auth/',
     'sandbox/',

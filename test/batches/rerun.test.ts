@@ -138,6 +138,18 @@ describe('a batch run again', () => {
     expect(await ids('b1', `${SECRET}-rotated`)).not.toContain(a1);
   });
 
+  it('keeps the ids earlier versions derived: a re-run after an upgrade finds what it sent', async () => {
+    const report = await h.client().batches.run(rows.slice(0, 1), {
+      id: 'b1',
+      store: memoryBatchStore(),
+      secret: SECRET,
+      dryRun: true,
+    });
+    // HMAC-SHA256(secret, 'momo-batch:v1' + JSON ["b1","r1"]), its first 16 bytes as a
+    // UUID v4 (docs/batches.md): the value the SDK has derived since the first release.
+    expect(report.items[0]?.referenceId).toBe('e953b0a6-f6b5-4c01-bd07-65bb35837977');
+  });
+
   it('REJECTS a used key whose body changed, and sends nothing for it', async () => {
     await h.client().batches.run([row('k1', PAYEE.ok, '10')], {
       id: 'edited',

@@ -5,7 +5,7 @@ import { ClientContext } from '../../src/context';
 // The operation tables are internal: this test reads them where they are declared.
 import type { TableOperation } from '../../src/products/endpoints';
 import { operationTables } from '../../src/products/tables';
-import { lookupOf } from '../../src/scale-out/lookups';
+import { lookupOf } from '../../src/settle/lookups';
 
 // The operation tables are the single source of truth (issue 13, item 1): every creating
 // call names the lookup that confirms it, or is declared callback-only; everything that

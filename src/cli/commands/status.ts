@@ -1,8 +1,8 @@
 import type { WaitOptions } from '../../contracts/wait';
 import type { ProductName } from '../../core/options';
 import { isWaitTimeoutError } from '../../errors';
-import { apiOf } from '../../products/account-queries';
 import type { Lookup, TableOperation } from '../../products/endpoints';
+import { apiOf } from '../../products/product-base';
 import { operationTables } from '../../products/tables';
 import type { OperationStatusLike } from '../../schemas/tolerant';
 import { oneOf, positiveInteger } from '../args';

@@ -1,6 +1,6 @@
 import { access } from 'node:fs/promises';
-import { fingerprint } from '../../batches/reference-id';
 import type { BatchHandle, BatchRecord } from '../../contracts/batch-store';
+import { fingerprint } from '../../payments/ids';
 import { CsvError, type CsvRecord, readCsvRecords } from '../csv';
 import { CliFailure, ExitCode } from '../output';
 import { RowChecker, type RowProblem } from './problems';

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { MIN_SECRET_LENGTH } from '../../batches/reference-id';
 import type { BatchReport } from '../../batches/types';
 import type { ProductName } from '../../core/options';
+import { MIN_SECRET_LENGTH } from '../../payments/ids';
 import { credentialFromEnv } from '../env';
 import { ExitCode, type Io, UsageError } from '../output';
 

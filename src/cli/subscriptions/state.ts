@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { MIN_SECRET_LENGTH } from '../../batches/reference-id';
+import { MIN_SECRET_LENGTH } from '../../payments/ids';
 import type { SubscriptionStore } from '../../contracts/subscription-store';
 import { fileSubscriptionStore } from '../../subscriptions/file-store';
 import type { ParsedCommand } from '../args';

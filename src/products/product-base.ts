@@ -24,13 +24,13 @@ type AccountOperations = (typeof TABLES)[ProductName];
 const apis = new WeakMap<object, ProductApi>();
 
 /** The verbs of a product object (what its own methods are written in). */
-export function apiOf(product: AccountQueries): ProductApi {
+export function apiOf(product: ProductBase): ProductApi {
   return apis.get(product) as ProductApi;
 }
 
 /** Basic user info by id kind (collection, disbursement): the id checked against its kind. */
 export async function sendBasicUserInfoById(
-  product: AccountQueries,
+  product: ProductBase,
   op: ReturnType<typeof basicUserInfoById>,
   [accountHolderIdType, accountHolderId, options]: [string, string, RequestOptions | undefined],
 ): Promise<BasicUserInfo> {
@@ -44,10 +44,12 @@ export async function sendBasicUserInfoById(
 }
 
 /**
- * What every product answers about accounts: balance (in a currency too), whether an
- * account holder is active, basic user info, user info with consent, its access token.
+ * Every product's base (disbursement, remittance and, through its billing side,
+ * collection extend it): what every product answers about accounts: balance (in a
+ * currency too), whether an account holder is active, basic user info, user info with
+ * consent, its access token.
  */
-export class AccountQueries {
+export class ProductBase {
   readonly #product: ProductName;
   readonly #ops: AccountOperations;
 

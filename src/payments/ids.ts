@@ -1,7 +1,8 @@
+import { chooseReferenceId } from '../core/reference-id';
 import { ValidationError } from '../errors';
 
 /**
- * Reference ids and fingerprints, with Web Crypto (`globalThis.crypto`, in Node 20+,
+ * The kernel's one source of reference ids and fingerprints, with Web Crypto (`globalThis.crypto`, in Node 20+,
  * browsers and edge runtimes): the main entry imports no Node module.
  */
 const subtle = () => globalThis.crypto.subtle;
@@ -62,9 +63,12 @@ export function uuidV4(bytes: Uint8Array): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/** A random reference id (recorded in the store: the only place it can be found again). */
+/**
+ * A random reference id (recorded in the store: the only place it can be found again),
+ * from the core's one generator.
+ */
 export function randomReferenceId(): string {
-  return globalThis.crypto.randomUUID();
+  return chooseReferenceId(undefined);
 }
 
 /** SHA-256 (hex) of the operation and the body's canonical JSON (keys sorted, at every depth). */

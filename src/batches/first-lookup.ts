@@ -1,4 +1,4 @@
-import { sleep } from './pacing';
+import { sleep, wakeableSleep } from '../payments/time';
 
 /** While nothing is learned, the n-th item accepted looks first n steps after its acceptance... */
 const LADDER_STEP_MS = 100;
@@ -18,7 +18,7 @@ const MAX_HOLD_MS = 10_000;
  * SUCCESSFUL ends within a step of the settle time; the others hold until then. No hold
  * is longer than 10 s: a provider that settles later costs the lookups it always did.
  */
-export class SettleLearner {
+export class FirstLookupPlanner {
   #learnedMs: number | undefined;
   #rungs = 0;
   /** Holders on the ladder, woken when a time is learned. */
@@ -48,27 +48,15 @@ export class SettleLearner {
   }
 
   /** Resolves at `at`, or as soon as a time is learned; rejects when `signal` fires. */
-  #untilLearnedOr(at: number, signal: AbortSignal | undefined): Promise<void> {
+  async #untilLearnedOr(at: number, signal: AbortSignal | undefined): Promise<void> {
     const ms = at - Date.now();
-    if (ms <= 0) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const end = () => {
-        clearTimeout(timer);
-        this.#holding.delete(wake);
-        signal?.removeEventListener('abort', onAbort);
-      };
-      const wake = () => {
-        end();
-        resolve();
-      };
-      const onAbort = () => {
-        end();
-        reject(signal?.reason);
-      };
-      const timer = setTimeout(wake, ms);
-      this.#holding.add(wake);
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
+    if (ms <= 0) return;
+    const held = wakeableSleep(ms, signal);
+    this.#holding.add(held.wake);
+    try {
+      await held.done;
+    } finally {
+      this.#holding.delete(held.wake);
+    }
   }
 }
