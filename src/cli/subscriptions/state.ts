@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { MIN_SECRET_LENGTH } from '../../payments/ids';
 import type { SubscriptionStore } from '../../contracts/subscription-store';
+import { MIN_SECRET_LENGTH } from '../../payments/ids';
 import { fileSubscriptionStore } from '../../subscriptions/file-store';
 import type { ParsedCommand } from '../args';
 import { type Io, UsageError } from '../output';
