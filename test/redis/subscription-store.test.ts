@@ -1,0 +1,100 @@
+/**
+ * The Redis subscription store end to end: a year of monthly charges by two runners on one
+ * server and on a Cluster, and a write that died between its record and its index entry
+ * (the entry left early, as the store's first step leaves it) put right by `due()`.
+ */
+import type { Subscription } from 'momo-partner-sdk';
+import {
+  createRedisState,
+  type NodeRedisClient,
+  RedisSubscriptionStore,
+} from 'momo-partner-sdk/redis';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { aYearOn } from '../subscriptions/year';
+import { type ConnectedClient, connectClient } from './support/clients';
+import { RedisCluster } from './support/redis-cluster';
+import { describeWithRedis, RedisServer } from './support/redis-server';
+
+let prefixes = 0;
+const prefix = () => `subs${++prefixes}-${process.pid}:`;
+
+const row = (key: string, dueAt: number | undefined): Subscription => ({
+  key,
+  plan: 'gym-monthly',
+  payer: { partyIdType: 'MSISDN', partyId: '233244555700' },
+  status: dueAt === undefined ? 'CANCELLED' : 'ACTIVE',
+  startAt: 0,
+  mandateDays: 30,
+  mandate: { referenceId: 'r', number: 0, status: 'APPROVED' },
+  period: 0,
+  dueAt,
+  charges: [],
+  createdAt: 0,
+  updatedAt: 0,
+});
+
+describeWithRedis('RedisSubscriptionStore on one server', () => {
+  let server: RedisServer;
+  let redis: ConnectedClient;
+  beforeAll(async () => {
+    server = await RedisServer.start();
+    redis = await connectClient('node-redis', server.url);
+  });
+  afterAll(async () => {
+    await redis?.close();
+    await server?.dispose();
+  });
+
+  it('a year: each period charged once by two runners (createRedisState().subscriptionStore)', async () => {
+    const shared = createRedisState(redis.client, { prefix: prefix() });
+    try {
+      await aYearOn(shared.subscriptionStore);
+    } finally {
+      await shared.close();
+    }
+  }, 120_000);
+
+  it('puts right an index entry left early or stale by a write that died half way', async () => {
+    const p = prefix();
+    const store = new RedisSubscriptionStore(redis.client, { prefix: p });
+    const v = (await store.put(row('a', 5_000), undefined)) as number;
+    await store.put(row('b', 7_000), undefined);
+    await store.put(row('c', 9_000), undefined);
+    const due = `{${p}subs}:due`;
+    const raw = (args: string[]) => (redis.client as NodeRedisClient).sendCommand(args);
+    // What a write that died after its first step leaves: entries earlier than the records.
+    await raw(['ZADD', due, '1000', 'a', '1500', 'c', '100', 'ghost']);
+    expect(await store.due(4_000, 10)).toEqual([]); // none of them is due yet
+    expect(await store.due(8_000, 1)).toEqual(['a']); // soonest by the records, not the entries
+    expect(await store.due(8_000, 10)).toEqual(['a', 'b']);
+    // The entries were put right: the records' times, and the ghost (never written) gone.
+    const entries = await raw(['ZRANGE', due, '0', '-1', 'WITHSCORES']);
+    expect(entries).toEqual(['a', '5000', 'b', '7000', 'c', '9000']);
+    // A late index write of an older version cannot move a newer one's entry.
+    await store.put(row('a', undefined), v);
+    expect(await store.due(10_000, 10)).toEqual(['b', 'c']);
+    expect((await store.list({ dueBefore: 10_000 })).map((s) => s.key)).toEqual(['b', 'c']);
+  });
+});
+
+describeWithRedis(
+  'RedisSubscriptionStore on a 3-master Cluster',
+  () => {
+    let cluster: RedisCluster;
+    let redis: ConnectedClient;
+    beforeAll(async () => {
+      cluster = await RedisCluster.start();
+      redis = await connectClient('ioredis-cluster', cluster.urls.join(','));
+    }, 60_000);
+    afterAll(async () => {
+      await redis?.close();
+      await cluster?.dispose();
+    });
+
+    it('a year: each period charged once by two runners, the records spread over the slots', async () => {
+      const store = new RedisSubscriptionStore(redis.client, { prefix: prefix() });
+      await aYearOn(store);
+    }, 180_000);
+  },
+  { cli: true },
+);
