@@ -63,24 +63,27 @@ export class RedisSubscriptionStore implements SubscriptionStore {
 
   async due(now: number, limit: number): Promise<string[]> {
     if (limit <= 0) return [];
+    const size = Math.min(PAGE, Math.max(limit, 16));
     const found: { key: string; at: number }[] = [];
     // Entries come in score order and a score is never later than its record's dueAt: once
-    // `limit` are found, an entry scored past the limit-th soonest cannot come before it.
-    for (let offset = 0; ; offset += PAGE) {
-      const page = await this.#entries(now, offset);
-      for (const [i, stored] of (await this.#read(page.map((e) => e.key))).entries()) {
-        const entry = page[i] as { key: string; score: number };
-        if (found.length >= limit && entry.score > (found[limit - 1]?.at ?? 0)) {
-          return found.slice(0, limit).map((f) => f.key);
-        }
+    // `limit` are found, entries scored at or past the limit-th soonest need not be read.
+    for (let offset = 0; ; offset += size) {
+      const page = await this.#entries(now, offset, size);
+      const records = await this.#read(page.map((e) => e.key));
+      const repairs: Promise<void>[] = [];
+      for (const [i, entry] of page.entries()) {
+        const stored = records[i];
         const dueAt = stored?.subscription.dueAt;
-        if (dueAt !== entry.score) await this.#repair(entry.key, stored);
-        if (dueAt !== undefined && dueAt <= now) {
-          found.push({ key: entry.key, at: dueAt });
-          found.sort((a, b) => a.at - b.at || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-        }
+        if (dueAt !== entry.score) repairs.push(this.#repair(entry.key, stored));
+        if (dueAt !== undefined && dueAt <= now) found.push({ key: entry.key, at: dueAt });
       }
-      if (page.length < PAGE) return found.slice(0, limit).map((f) => f.key);
+      await Promise.all(repairs);
+      found.sort((a, b) => a.at - b.at || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      const last = page[page.length - 1];
+      const kth = found[limit - 1];
+      if (page.length < size || (last && kth && last.score >= kth.at)) {
+        return found.slice(0, limit).map((f) => f.key);
+      }
     }
   }
 
@@ -91,7 +94,7 @@ export class RedisSubscriptionStore implements SubscriptionStore {
       const keys =
         filter.dueBefore === undefined
           ? await this.#keys(offset)
-          : (await this.#entries(filter.dueBefore - 1, offset)).map((e) => e.key);
+          : (await this.#entries(filter.dueBefore - 1, offset, PAGE)).map((e) => e.key);
       for (const stored of await this.#read(keys)) {
         const s = stored?.subscription;
         if (!s || (filter.status !== undefined && s.status !== filter.status)) continue;
@@ -108,12 +111,16 @@ export class RedisSubscriptionStore implements SubscriptionStore {
     return out;
   }
 
-  /** Index entries scored at or before `max`, from `offset`, in score order. */
-  async #entries(max: number, offset: number): Promise<{ key: string; score: number }[]> {
+  /** At most `count` index entries scored at or before `max`, from `offset`, in score order. */
+  async #entries(
+    max: number,
+    offset: number,
+    count: number,
+  ): Promise<{ key: string; score: number }[]> {
     const due = this.#key('due');
     const args = ['ZRANGEBYSCORE', due, '-inf', String(max), 'WITHSCORES'];
     const reply = (await this.#redis.command(
-      [...args, 'LIMIT', String(offset), String(PAGE)],
+      [...args, 'LIMIT', String(offset), String(count)],
       due,
     )) as unknown[];
     const out: { key: string; score: number }[] = [];

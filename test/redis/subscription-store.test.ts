@@ -70,10 +70,33 @@ describeWithRedis('RedisSubscriptionStore on one server', () => {
     // The entries were put right: the records' times, and the ghost (never written) gone.
     const entries = await raw(['ZRANGE', due, '0', '-1', 'WITHSCORES']);
     expect(entries).toEqual(['a', '5000', 'b', '7000', 'c', '9000']);
-    // A late index write of an older version cannot move a newer one's entry.
+    // A stop takes the entry out.
     await store.put(row('a', undefined), v);
     expect(await store.due(10_000, 10)).toEqual(['b', 'c']);
     expect((await store.list({ dueBefore: 10_000 })).map((s) => s.key)).toEqual(['b', 'c']);
+  });
+
+  it('gives the first of many due at one moment in key order, reading a page, not all', async () => {
+    const p = prefix();
+    const store = new RedisSubscriptionStore(redis.client, { prefix: p });
+    const keys = Array.from({ length: 500 }, (_, i) => `m${String(i).padStart(3, '0')}`);
+    for (const key of [...keys].reverse()) await store.put(row(key, 60_000), undefined);
+    const monitor = await connectClient('node-redis', server.url);
+    const seen: string[] = [];
+    try {
+      await (
+        monitor.client as unknown as { monitor(on: (line: string) => void): Promise<void> }
+      ).monitor((line) => seen.push(line));
+      expect(await store.due(60_000, 10)).toEqual(keys.slice(0, 10));
+      // MONITOR lines come on their own connection: a generous wait for the last of them.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    } finally {
+      await monitor.close();
+    }
+    // One page of entries and their records: 16 of the 500, not all of them.
+    const reads = seen.filter((line) => line.includes('"HMGET"'));
+    expect(reads.length).toBeGreaterThan(0);
+    expect(reads.length).toBeLessThanOrEqual(16);
   });
 });
 
