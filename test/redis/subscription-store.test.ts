@@ -76,6 +76,52 @@ describeWithRedis('RedisSubscriptionStore on one server', () => {
     expect((await store.list({ dueBefore: 10_000 })).map((s) => s.key)).toEqual(['b', 'c']);
   });
 
+  it('keeps the index never later than the record while writers race on one key', async () => {
+    const p = prefix();
+    // Eight writers, each on its own connection (as eight processes): their scripts interleave.
+    const clients = await Promise.all(
+      Array.from({ length: 8 }, () => connectClient('node-redis', server.url)),
+    );
+    const stores = clients.map((c) => new RedisSubscriptionStore(c.client, { prefix: p }));
+    const first = stores[0] as RedisSubscriptionStore;
+    await first.put(row('hot', 50_000), undefined);
+    const raw = (args: string[]) => (redis.client as NodeRedisClient).sendCommand(args);
+    let wins = 0;
+    // Each writer reads, then writes a new dueAt (some stop it) naming what it read: most
+    // lose, and the index scripts of winners and losers interleave.
+    await Promise.all(
+      stores.map(async (store, w) => {
+        for (let i = 0; i < 40; i++) {
+          const read = await store.get('hot');
+          const at =
+            (w * 40 + i) % 7 === 0 ? undefined : 1_000 + ((w * 7919 + i * 104_729) % 90_000);
+          if ((await store.put(row('hot', at), read?.version)) !== undefined) wins += 1;
+          // Read both at one instant (a script: atomic; one server, so any keys may meet).
+          const [score, json] = (await raw([
+            'EVAL',
+            "return { redis.call('ZSCORE', KEYS[1], ARGV[1]) or '', redis.call('HGET', KEYS[2], 's') }",
+            '2',
+            `{${p}subs}:due`,
+            `{${p}sub:hot}`,
+            'hot',
+          ])) as [string, string];
+          const dueAt = (JSON.parse(json) as Subscription).dueAt;
+          // An entry may be early (or left by a stop), never later than the record nor missing.
+          if (dueAt !== undefined) {
+            expect(score).not.toBe('');
+            expect(Number(score)).toBeLessThanOrEqual(dueAt);
+          }
+        }
+      }),
+    );
+    expect(wins).toBeGreaterThan(8);
+    const stored = await first.get('hot');
+    expect(stored?.version).toBe(wins + 1);
+    const dueAt = stored?.subscription.dueAt;
+    expect(await first.due(100_000, 10)).toEqual(dueAt === undefined ? [] : ['hot']);
+    await Promise.all(clients.map((c) => c.close()));
+  });
+
   it('gives the first of many due at one moment in key order, reading a page, not all', async () => {
     const p = prefix();
     const store = new RedisSubscriptionStore(redis.client, { prefix: p });
