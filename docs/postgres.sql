@@ -110,3 +110,25 @@ UPDATE "momo".outbox SET maybe_sent = true WHERE attempts > 0 AND delivered_at I
 ALTER TABLE "momo".journal ADD COLUMN reason text;
 
 INSERT INTO "momo".migrations (version, name) VALUES (3, 'outbox last error and cancel, journal reason') ON CONFLICT DO NOTHING;
+
+-- Version 4: subscriptions
+
+-- Recurring collections (momo.subscriptions): plans, and one row per subscription written
+-- by compare-and-set on its version; due_at indexed so runDue reads only those due.
+CREATE TABLE "momo".subscription_plans (
+  id   text PRIMARY KEY,
+  plan jsonb NOT NULL                       -- the plan as subs.plan() checked it
+);
+CREATE TABLE "momo".subscriptions (
+  key          text PRIMARY KEY,            -- the partner's key (e.g. member-42)
+  version      bigint NOT NULL,             -- 1 when created, one more on each write
+  plan         text NOT NULL,
+  status       text NOT NULL,               -- PENDING_MANDATE, ACTIVE, PAST_DUE, CANCELLED, ENDED
+  due_at       bigint,                      -- epoch ms runDue looks at it next; NULL once stopped
+  subscription jsonb NOT NULL,              -- the whole subscription: mandate, charges...
+  updated_at   timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX subscriptions_due ON "momo".subscriptions (due_at, key COLLATE "C") WHERE due_at IS NOT NULL;
+CREATE INDEX subscriptions_status ON "momo".subscriptions (status);
+
+INSERT INTO "momo".migrations (version, name) VALUES (4, 'subscriptions') ON CONFLICT DO NOTHING;

@@ -4,7 +4,7 @@
  * journal of operations in flight, a batch store on which several processes run one
  * batch together (leases and fencing tokens), shared access tokens with one refresh
  * lock, and the transactional outbox (`db.outbox`: intents committed in the partner's
- * transaction, sent by relays exactly once). Everything is durable once its statement commits. docs/postgres.md: the schema,
+ * transaction, sent by relays exactly once), and the subscription store (`db.subscriptionStore`). Everything is durable once its statement commits. docs/postgres.md: the schema,
  * the guarantees beside Redis', running your own migrations (docs/postgres.sql).
  */
 import {
@@ -30,6 +30,7 @@ import { migrate } from './migrations';
 import { channelOf, enqueue, getPayment, listPayments, pendingPayments } from './outbox';
 import { cancelPayment } from './outbox-cancel';
 import { PostgresOutboxStore } from './outbox-store';
+import { PostgresSubscriptionStore } from './subscription-store';
 import { PostgresTokenStore } from './token-store';
 
 export { PostgresBatchStore } from './batch-store';
@@ -41,6 +42,7 @@ export {
 } from './connection';
 export { PostgresJournal } from './journal';
 export { PostgresOutboxStore } from './outbox-store';
+export { PostgresSubscriptionStore } from './subscription-store';
 export { PostgresTokenStore } from './token-store';
 
 /** Options of `createPostgresState(pool, options)`. */
@@ -104,6 +106,8 @@ export interface PostgresState {
   tokenStore: PostgresTokenStore;
   /** The transactional outbox (docs/postgres.md, "Outbox"). */
   outbox: PostgresOutbox;
+  /** Subscriptions any number of runners share (`momo.subscriptions({ store, secret })`). */
+  subscriptionStore: PostgresSubscriptionStore;
   /** Creates or upgrades the tables in the schema; idempotent, safe on many instances at once. */
   migrate(): Promise<void>;
   /** Stops this state's relays and releases its LISTEN client; the pool stays the partner's. */
@@ -129,6 +133,7 @@ export function createPostgresState(
     journal: new PostgresJournal(db, retentionMs),
     batchStore: new PostgresBatchStore(db, leaseMs),
     tokenStore: new PostgresTokenStore(db),
+    subscriptionStore: new PostgresSubscriptionStore(db),
     outbox: {
       enqueue: (client, intent) => enqueue(db, client, intent),
       get: (key) => getPayment(db, key),

@@ -108,6 +108,29 @@ UPDATE {schema}.outbox SET maybe_sent = true WHERE attempts > 0 AND delivered_at
 ALTER TABLE {schema}.journal ADD COLUMN reason text;
 `,
   },
+  {
+    version: 4,
+    name: 'subscriptions',
+    sql: `
+-- Recurring collections (momo.subscriptions): plans, and one row per subscription written
+-- by compare-and-set on its version; due_at indexed so runDue reads only those due.
+CREATE TABLE {schema}.subscription_plans (
+  id   text PRIMARY KEY,
+  plan jsonb NOT NULL                       -- the plan as subs.plan() checked it
+);
+CREATE TABLE {schema}.subscriptions (
+  key          text PRIMARY KEY,            -- the partner's key (e.g. member-42)
+  version      bigint NOT NULL,             -- 1 when created, one more on each write
+  plan         text NOT NULL,
+  status       text NOT NULL,               -- PENDING_MANDATE, ACTIVE, PAST_DUE, CANCELLED, ENDED
+  due_at       bigint,                      -- epoch ms runDue looks at it next; NULL once stopped
+  subscription jsonb NOT NULL,              -- the whole subscription: mandate, charges...
+  updated_at   timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX subscriptions_due ON {schema}.subscriptions (due_at, key COLLATE "C") WHERE due_at IS NOT NULL;
+CREATE INDEX subscriptions_status ON {schema}.subscriptions (status);
+`,
+  },
 ];
 
 /** The latest version this release knows. */

@@ -4,13 +4,14 @@
  * every instance's waits, and a durable journal of operations in flight. Bring your
  * own client: node-redis (v4, v5; createClient or createCluster) or ioredis (v5; Redis
  * or Cluster); none is bundled. A batch store on which several processes run one
- * batch together, and one request budget (`lookupRate`, `createRate`) for them all. docs/redis.md: cluster setup, hash tags, health.
+ * batch together, and one request budget (`lookupRate`, `createRate`) for them all; a subscription store any number of runners share. docs/redis.md: cluster setup, hash tags, health.
  */
 import { RedisBatchStore } from './batch-store';
 import { RedisCallbackBus } from './callback-bus';
 import { type RedisClient, RedisConnection } from './connection';
 import { RedisJournal, type RedisJournalOptions } from './journal';
 import { RedisRateBudget } from './rate-budget';
+import { RedisSubscriptionStore } from './subscription-store';
 import { RedisTokenStore } from './token-store';
 
 export { RedisBatchStore, type RedisBatchStoreOptions, redisBatchStore } from './batch-store';
@@ -27,6 +28,7 @@ export {
 } from './connection';
 export { RedisJournal, type RedisJournalOptions } from './journal';
 export { RedisRateBudget } from './rate-budget';
+export { RedisSubscriptionStore, redisSubscriptionStore } from './subscription-store';
 export { RedisTokenStore } from './token-store';
 
 /** The three shared parts on one client, ready for `MomoClient`'s options. */
@@ -36,6 +38,8 @@ export interface RedisState {
   journal: RedisJournal;
   /** Batches several processes run together (`momo.batches.run(items, { id, store })`). */
   batchStore: RedisBatchStore;
+  /** Subscriptions any number of runners share (`momo.subscriptions({ store, secret })`). */
+  subscriptionStore: RedisSubscriptionStore;
   /** One `lookupRate` and `createRate` for every instance (the client option `rateBudget`). */
   rateBudget: RedisRateBudget;
   /** Closes the callback subscriber connection; the client you passed stays yours. */
@@ -60,6 +64,7 @@ export function createRedisState(
     journal: new RedisJournal(connection, retentionMs === undefined ? {} : { retentionMs }),
     batchStore: new RedisBatchStore(connection),
     rateBudget: new RedisRateBudget(connection),
+    subscriptionStore: new RedisSubscriptionStore(connection),
     close: () => callbackBus.close(),
   };
 }

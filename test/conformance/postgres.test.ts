@@ -1,5 +1,5 @@
 /**
- * The exported journal, token store and outbox store suites against the PostgreSQL
+ * The exported journal, token store, subscription store and outbox store suites against the PostgreSQL
  * stores (the batch store's run in test/postgres/batch-store.test.ts), and the outbox
  * suite against two broken wrappers of the real store.
  */
@@ -10,6 +10,7 @@ import {
   journalCases,
   type OutboxStoreUnderTest,
   outboxStoreCases,
+  subscriptionStoreCases,
   tokenStoreCases,
 } from 'momo-partner-sdk/testing';
 import { describe, expect, it } from 'vitest';
@@ -43,6 +44,19 @@ describeWithPostgres('conformance of the PostgreSQL stores (real PostgreSQL)', (
       tokenStoreCases(async () => (await fresh()).tokenStore, {
         reopen: (t) => again(t).tokenStore,
       }),
+    );
+  });
+
+  describe('subscription store conformance: db.subscriptionStore', () => {
+    itConforms(
+      subscriptionStoreCases(
+        async () => {
+          const state = await fresh();
+          schemaOf.set(state.subscriptionStore, state.schema);
+          return state.subscriptionStore;
+        },
+        { reopen: (s) => again(s).subscriptionStore },
+      ),
     );
   });
 

@@ -1,7 +1,7 @@
-/** The exported journal and token store suites against the Redis stores: one server, and a Cluster. */
-import type { Journal, TokenStore } from 'momo-partner-sdk';
-import { RedisJournal, RedisTokenStore } from 'momo-partner-sdk/redis';
-import { journalCases, tokenStoreCases } from 'momo-partner-sdk/testing';
+/** The exported journal, token store and subscription store suites against the Redis stores: one server, and a Cluster. */
+import type { Journal, SubscriptionStore, TokenStore } from 'momo-partner-sdk';
+import { RedisJournal, RedisSubscriptionStore, RedisTokenStore } from 'momo-partner-sdk/redis';
+import { journalCases, subscriptionStoreCases, tokenStoreCases } from 'momo-partner-sdk/testing';
 import { afterAll, beforeAll, describe } from 'vitest';
 import {
   CLUSTER_LIBRARIES,
@@ -16,7 +16,7 @@ import { itConforms } from '../support/conformance';
 let prefixes = 0;
 const freshPrefix = () => `cf${++prefixes}-${process.pid}:`;
 
-/** Both suites on `redis()`'s client: each store over a fresh prefix; reopen: the same prefix. */
+/** The suites on `redis()`'s client: each store over a fresh prefix; reopen: the same prefix. */
 function suitesOn(redis: () => ConnectedClient) {
   const prefixOf = new WeakMap<object, string>();
   const fresh = <T extends object>(build: (prefix: string) => T) => {
@@ -39,6 +39,11 @@ function suitesOn(redis: () => ConnectedClient) {
   describe('token store conformance: RedisTokenStore', () => {
     // Redis keeps the TTLs' and the lock's clock: pass() waits real time (the default).
     itConforms(tokenStoreCases(() => fresh(tokens), { reopen: (t) => again(t, tokens) }));
+  });
+  const subs = (prefix: string): SubscriptionStore =>
+    new RedisSubscriptionStore(redis().client, { prefix });
+  describe('subscription store conformance: RedisSubscriptionStore', () => {
+    itConforms(subscriptionStoreCases(() => fresh(subs), { reopen: (s) => again(s, subs) }));
   });
 }
 

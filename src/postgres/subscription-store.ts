@@ -1,0 +1,112 @@
+import type {
+  StoredSubscription,
+  Subscription,
+  SubscriptionFilter,
+  SubscriptionPlan,
+  SubscriptionStore,
+} from 'momo-partner-sdk';
+import type { PostgresConnection } from './connection';
+
+/**
+ * Subscriptions in the partner's PostgreSQL, for any number of runners: plans in
+ * `<schema>.subscription_plans`, one row per subscription in `<schema>.subscriptions`,
+ * written by compare-and-set on its `version` (an INSERT that does nothing on a key
+ * already there, an UPDATE naming the version read), each write durable once it returns.
+ * `due(now)` reads the partial index on `due_at` (only subscriptions not stopped), never
+ * every row.
+ */
+export class PostgresSubscriptionStore implements SubscriptionStore {
+  readonly #db: PostgresConnection;
+  readonly #table: string;
+  readonly #plans: string;
+
+  constructor(db: PostgresConnection) {
+    this.#db = db;
+    this.#table = db.table('subscriptions');
+    this.#plans = db.table('subscription_plans');
+  }
+
+  async putPlan(plan: SubscriptionPlan): Promise<void> {
+    await this.#db.query(
+      `INSERT INTO ${this.#plans} (id, plan) VALUES ($1, $2::jsonb)
+       ON CONFLICT (id) DO UPDATE SET plan = EXCLUDED.plan`,
+      [plan.id, JSON.stringify(plan)],
+    );
+  }
+
+  async getPlan(id: string): Promise<SubscriptionPlan | undefined> {
+    const { rows } = await this.#db.query(`SELECT plan FROM ${this.#plans} WHERE id = $1`, [id]);
+    return rows[0] ? (json(rows[0].plan) as SubscriptionPlan) : undefined;
+  }
+
+  async get(key: string): Promise<StoredSubscription | undefined> {
+    const { rows } = await this.#db.query(
+      `SELECT version, subscription FROM ${this.#table} WHERE key = $1`,
+      [key],
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    return { subscription: json(row.subscription) as Subscription, version: Number(row.version) };
+  }
+
+  async put(subscription: Subscription, expected: number | undefined): Promise<number | undefined> {
+    const { key, plan, status, dueAt } = subscription;
+    const values = [key, plan, status, dueAt ?? null, JSON.stringify(subscription)];
+    const { rows } =
+      expected === undefined
+        ? await this.#db.query(
+            `INSERT INTO ${this.#table} (key, version, plan, status, due_at, subscription)
+             VALUES ($1, 1, $2, $3, $4, $5::jsonb) ON CONFLICT (key) DO NOTHING RETURNING version`,
+            values,
+          )
+        : await this.#db.query(
+            `UPDATE ${this.#table} SET version = version + 1, plan = $2, status = $3,
+               due_at = $4, subscription = $5::jsonb, updated_at = now()
+             WHERE key = $1 AND version = $6 RETURNING version`,
+            [...values, expected],
+          );
+    return rows[0] ? Number(rows[0].version) : undefined;
+  }
+
+  async due(now: number, limit: number): Promise<string[]> {
+    if (limit <= 0) return [];
+    const { rows } = await this.#db.query(
+      `SELECT key FROM ${this.#table} WHERE due_at IS NOT NULL AND due_at <= $1
+       ORDER BY due_at, key COLLATE "C" LIMIT $2`,
+      [now, Math.min(limit, Number.MAX_SAFE_INTEGER)],
+    );
+    return rows.map((row) => String(row.key));
+  }
+
+  async list(filter: SubscriptionFilter = {}): Promise<Subscription[]> {
+    const where: string[] = [];
+    const values: unknown[] = [];
+    if (filter.status !== undefined) {
+      values.push(filter.status);
+      where.push(`status = $${values.length}`);
+    }
+    if (filter.dueBefore !== undefined) {
+      values.push(filter.dueBefore);
+      where.push(`due_at IS NOT NULL AND due_at < $${values.length}`);
+    }
+    const order = filter.dueBefore === undefined ? 'key COLLATE "C"' : 'due_at, key COLLATE "C"';
+    let text = `SELECT subscription FROM ${this.#table}`;
+    if (where.length > 0) text += ` WHERE ${where.join(' AND ')}`;
+    text += ` ORDER BY ${order}`;
+    if (filter.limit !== undefined) {
+      values.push(filter.limit);
+      text += ` LIMIT $${values.length}`;
+    }
+    const { rows } = await this.#db.query(text, values);
+    return rows.map((row) => json(row.subscription) as Subscription);
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `PostgresSubscriptionStore { schema: '${this.#db.schema}' }`;
+  }
+}
+
+/** A jsonb column as node-postgres gives it (parsed), or as text from another driver. */
+function json(value: unknown): unknown {
+  return typeof value === 'string' ? JSON.parse(value) : value;
+}

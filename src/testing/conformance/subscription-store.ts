@@ -1,0 +1,287 @@
+import type { Subscription, SubscriptionPlan, SubscriptionStore } from 'momo-partner-sdk';
+import {
+  type ConformanceCase,
+  type ConformanceOptions,
+  type ConformanceReport,
+  caseContext,
+  checkCases,
+} from './cases';
+import { holds, same } from './expect';
+
+/** Options of `checkSubscriptionStore(make, options)`. */
+export interface SubscriptionStoreConformanceOptions extends ConformanceOptions {
+  /** Another store object over the same state (another instance's). Default: the same object. */
+  reopen?:
+    | ((store: SubscriptionStore) => SubscriptionStore | Promise<SubscriptionStore>)
+    | undefined;
+}
+
+type Make = () => SubscriptionStore | Promise<SubscriptionStore>;
+type Reopen = (store: SubscriptionStore) => SubscriptionStore | Promise<SubscriptionStore>;
+type Case = [string, (store: SubscriptionStore, reopen: Reopen) => Promise<void>];
+
+/** The subscription store contract (`SubscriptionStore`) as cases, each over a fresh store. */
+export function subscriptionStoreCases(
+  make: Make,
+  options: SubscriptionStoreConformanceOptions = {},
+): ConformanceCase[] {
+  caseContext(make, options);
+  const reopen = options.reopen ?? ((store: SubscriptionStore) => store);
+  return CASES.map(([name, run]) => ({ name, run: async () => run(await make(), reopen) }));
+}
+
+/** Runs every case of the subscription store contract and resolves with the report. */
+export async function checkSubscriptionStore(
+  make: Make,
+  options: SubscriptionStoreConformanceOptions = {},
+): Promise<ConformanceReport> {
+  return checkCases('subscription store', subscriptionStoreCases(make, options), options);
+}
+
+/** Epoch ms of the cases' subscriptions: 1 March 2026. */
+const T = Date.UTC(2026, 2, 1);
+const HOUR = 3_600_000;
+
+/** A subscription as the SDK writes one, due at `dueAt` (undefined: stopped). */
+function subscription(key: string, dueAt: number | undefined, period = 0): Subscription {
+  return {
+    key,
+    plan: 'gym-monthly',
+    payer: { partyIdType: 'MSISDN', partyId: '233244555701' },
+    status: dueAt === undefined ? 'CANCELLED' : 'ACTIVE',
+    ...(dueAt === undefined ? { reason: 'cancelled' } : { dueAt, nextChargeAt: dueAt }),
+    startAt: T,
+    mandateDays: 365,
+    mandate: {
+      referenceId: '0b1c2d3e-4f50-4617-8829-3a4b5c6d7e8f',
+      number: 0,
+      status: 'APPROVED',
+      expiresAt: T + 365 * 24 * HOUR,
+    },
+    period,
+    charges:
+      period === 0
+        ? []
+        : [
+            {
+              period: 0,
+              attempt: 1,
+              referenceId: '1c2d3e4f-5061-4728-993a-4b5c6d7e8f90',
+              status: 'SUCCESSFUL',
+              at: T,
+            },
+          ],
+    createdAt: T,
+    updatedAt: T + period,
+  };
+}
+
+const keysOf = (subs: Subscription[]) => subs.map((s) => s.key).sort();
+
+const CASES: Case[] = [
+  [
+    'creates a subscription once (expected undefined) and gives it back whole, with version',
+    async (store, reopen) => {
+      same(await store.get('member-1'), undefined, 'get() of a key never written');
+      const first = subscription('member-1', T);
+      const version = await store.put(first, undefined);
+      holds(typeof version === 'number', `put() of a new key: expected a version, got ${version}`);
+      same(
+        await store.put(subscription('member-1', T + HOUR), undefined),
+        undefined,
+        'a second create of the key',
+      );
+      same(
+        await (await reopen(store)).get('member-1'),
+        { subscription: first, version },
+        'get() after put(), on another store object',
+      );
+    },
+  ],
+  [
+    'writes by compare-and-set: only the current version wins, a stale one writes nothing',
+    async (store) => {
+      const v1 = (await store.put(subscription('member-1', T), undefined)) as number;
+      const next = subscription('member-1', T + HOUR, 1);
+      const v2 = await store.put(next, v1);
+      holds(
+        typeof v2 === 'number' && v2 !== v1,
+        `put() naming the current version: expected a new version, got ${v2}`,
+      );
+      same(
+        await store.put(subscription('member-1', T + 2 * HOUR, 7), v1),
+        undefined,
+        'put() naming a stale version',
+      );
+      same(
+        await store.put(subscription('member-2', T), 1),
+        undefined,
+        'put() naming a version of a key never written',
+      );
+      same(
+        await store.get('member-1'),
+        { subscription: next, version: v2 },
+        'get() after a stale put()',
+      );
+      same(await store.get('member-2'), undefined, 'get() of the key a refused put() named');
+    },
+  ],
+  [
+    'lets one of many writers racing on one version win',
+    async (store, reopen) => {
+      const v1 = (await store.put(subscription('member-1', T), undefined)) as number;
+      const others = await Promise.all([1, 2, 3, 4].map(() => reopen(store)));
+      const results = await Promise.all(
+        [store, ...others].map((s, i) => s.put(subscription('member-1', T + i * HOUR, i + 1), v1)),
+      );
+      const won = results.filter((v) => v !== undefined);
+      same(won.length, 1, 'writers that won');
+      const winner = results.findIndex((v) => v !== undefined);
+      same(
+        await store.get('member-1'),
+        { subscription: subscription('member-1', T + winner * HOUR, winner + 1), version: won[0] },
+        'the stored subscription',
+      );
+      const creates = await Promise.all(
+        [store, ...others].map((s) => s.put(subscription('member-9', T), undefined)),
+      );
+      same(creates.filter((v) => v !== undefined).length, 1, 'creates of one new key that won');
+    },
+  ],
+  [
+    'due(now) gives only the keys due at or before now, soonest first, at most limit',
+    async (store) => {
+      for (const [key, at] of [
+        ['late', T + 3 * HOUR],
+        ['soon', T + HOUR],
+        ['mid', T + 2 * HOUR],
+        ['now', T + 2.5 * HOUR],
+        ['stopped', undefined],
+      ] as const) {
+        await store.put(subscription(key, at), undefined);
+      }
+      same(await store.due(T, 10), [], 'due() before anything is due');
+      same(
+        await store.due(T + 2.5 * HOUR, 10),
+        ['soon', 'mid', 'now'],
+        'due() at a dueAt (inclusive)',
+      );
+      same(await store.due(T + 10 * HOUR, 2), ['soon', 'mid'], 'due() with limit 2');
+      same(
+        await store.due(T + 10 * HOUR, 10),
+        ['soon', 'mid', 'now', 'late'],
+        'due() of every due key (never a stopped one)',
+      );
+    },
+  ],
+  [
+    'keeps the due index on every write: moved later, moved earlier, stopped, restarted',
+    async (store, reopen) => {
+      const a = (await store.put(subscription('a', T + HOUR), undefined)) as number;
+      const b = (await store.put(subscription('b', T + 2 * HOUR), undefined)) as number;
+      const c = (await store.put(subscription('c', T + 3 * HOUR), undefined)) as number;
+      const a2 = (await store.put(subscription('a', T + 5 * HOUR, 1), a)) as number; // paid: next period
+      const c2 = (await store.put(subscription('c', T, 1), c)) as number; // a retry due sooner
+      await store.put(subscription('b', undefined), b); // cancelled
+      const other = await reopen(store);
+      same(await other.due(T + 4 * HOUR, 10), ['c'], 'due() after the moves');
+      same(await other.due(T + 9 * HOUR, 10), ['c', 'a'], 'due() later');
+      await store.put(subscription('a', undefined, 2), a2);
+      await store.put(subscription('c', T + 6 * HOUR, 2), c2);
+      same(await other.due(T + 9 * HOUR, 10), ['c'], 'due() after a stop and a move');
+    },
+  ],
+  [
+    'leaves the due index as it was after a refused write',
+    async (store) => {
+      const v = (await store.put(subscription('a', T + HOUR), undefined)) as number;
+      await store.put(subscription('a', T + 2 * HOUR, 1), v);
+      same(await store.put(subscription('a', undefined, 5), v), undefined, 'a stale stop');
+      same(await store.put(subscription('a', T - HOUR, 5), v), undefined, 'a stale move earlier');
+      same(await store.due(T + 10 * HOUR, 10), ['a'], 'due() after stale writes');
+      same(await store.due(T + HOUR, 10), [], 'due() before its real dueAt');
+    },
+  ],
+  [
+    'lists by status, by due before (exclusive) and with a limit',
+    async (store) => {
+      await store.put(subscription('a', T + HOUR), undefined);
+      await store.put(subscription('b', T + 2 * HOUR), undefined);
+      await store.put(
+        { ...subscription('c', T + 3 * HOUR), status: 'PAST_DUE', reason: 'NOT_ENOUGH_FUNDS' },
+        undefined,
+      );
+      await store.put(subscription('d', undefined), undefined);
+      same(keysOf(await store.list()), ['a', 'b', 'c', 'd'], 'list()');
+      same(
+        keysOf(await store.list({ status: 'CANCELLED' })),
+        ['d'],
+        "list({ status: 'CANCELLED' })",
+      );
+      same(keysOf(await store.list({ status: 'PAST_DUE' })), ['c'], "list({ status: 'PAST_DUE' })");
+      same(
+        keysOf(await store.list({ dueBefore: T + 2 * HOUR })),
+        ['a'],
+        'list({ dueBefore }) (exclusive)',
+      );
+      same(
+        keysOf(await store.list({ dueBefore: T + 4 * HOUR, status: 'ACTIVE' })),
+        ['a', 'b'],
+        'list({ dueBefore, status })',
+      );
+      same((await store.list({ limit: 2 })).length, 2, 'list({ limit: 2 }).length');
+      const full = (await store.list()).find((s) => s.key === 'c');
+      same(
+        full,
+        { ...subscription('c', T + 3 * HOUR), status: 'PAST_DUE', reason: 'NOT_ENOUGH_FUNDS' },
+        'a listed subscription, whole',
+      );
+    },
+  ],
+  [
+    'keeps plans by id, replaced whole by a later putPlan',
+    async (store, reopen) => {
+      const plan: SubscriptionPlan = {
+        id: 'gym-monthly',
+        amount: '50',
+        currency: 'GHS',
+        every: 'month',
+        retry: ['1d', '3d', '7d'],
+        invoiceFallback: {
+          payee: { partyIdType: 'MSISDN', partyId: '233244000001' },
+          validityDays: 7,
+        },
+        payerMessage: 'Gym',
+      };
+      await store.putPlan(plan);
+      same(await (await reopen(store)).getPlan('gym-monthly'), plan, 'getPlan() after putPlan()');
+      same(await store.getPlan('other'), undefined, 'getPlan() of an id never put');
+      const weekly: SubscriptionPlan = {
+        id: 'gym-monthly',
+        amount: '12.5',
+        currency: 'GHS',
+        every: { days: 7 },
+        retry: [],
+      };
+      await store.putPlan(weekly);
+      same(await store.getPlan('gym-monthly'), weekly, 'getPlan() after a second putPlan()');
+    },
+  ],
+  [
+    'keeps what it was given: changing an object after put() or get() changes nothing stored',
+    async (store) => {
+      const written = subscription('a', T + HOUR);
+      const v = (await store.put(written, undefined)) as number;
+      written.status = 'ENDED';
+      written.charges.push({ period: 0, attempt: 1, referenceId: 'x', status: 'FAILED', at: T });
+      const read = await store.get('a');
+      holds(read !== undefined, 'get() after put(): expected the subscription, got undefined');
+      if (read) read.subscription.period = 42;
+      same(
+        await store.get('a'),
+        { subscription: subscription('a', T + HOUR), version: v },
+        'get() after changing the objects',
+      );
+    },
+  ],
+];
