@@ -1,11 +1,11 @@
 import type { BatchIntent, BatchStore } from 'momo-partner-sdk';
 import {
-  type CaseContext,
   type ConformanceCase,
   type ConformanceOptions,
   type ConformanceReport,
-  caseContext,
   checkCases,
+  type StoreCase,
+  storeCases,
 } from './cases';
 import { all, granted, holds, LAPSE_MARGIN_MS, same } from './expect';
 
@@ -35,9 +35,7 @@ export function batchStoreCases(
   make: () => BatchStore | Promise<BatchStore>,
   options: BatchStoreConformanceOptions = {},
 ): ConformanceCase[] {
-  const ctx = caseContext(make, options);
-  const reopen = options.reopen ?? ((store: BatchStore) => store);
-  return CASES.map(([name, run]) => ({ name, run: async () => run(await make(), ctx, reopen) }));
+  return storeCases(CASES, make, options);
 }
 
 /**
@@ -51,8 +49,7 @@ export async function checkBatchStore(
   return checkCases('batch store', batchStoreCases(make, options), options);
 }
 
-type Reopen = (store: BatchStore) => BatchStore | Promise<BatchStore>;
-type Case = [string, (store: BatchStore, ctx: CaseContext, reopen: Reopen) => Promise<void>];
+type Case = StoreCase<BatchStore>;
 
 const CASES: Case[] = [
   [

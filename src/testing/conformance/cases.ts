@@ -78,6 +78,29 @@ export function caseContext(make: unknown, options: ConformanceOptions = {}): Ca
   };
 }
 
+/** Another store object over the same state (a restarted process's); default the same object. */
+export type Reopen<S> = (store: S) => S | Promise<S>;
+
+/** A case of a store contract: what it promises, and its check over a fresh store. */
+export type StoreCase<S> = [
+  name: string,
+  run: (store: S, ctx: CaseContext, reopen: Reopen<S>) => Promise<void>,
+];
+
+/**
+ * A store contract's cases, each over a fresh store from `make()`: what `xCases(make)`
+ * gives for any test runner, and `checkCases` runs for `checkX(make)`.
+ */
+export function storeCases<S>(
+  cases: readonly StoreCase<S>[],
+  make: () => S | Promise<S>,
+  options: ConformanceOptions & { reopen?: Reopen<S> | undefined } = {},
+): ConformanceCase[] {
+  const ctx = caseContext(make, options);
+  const reopen = options.reopen ?? ((store: S) => store);
+  return cases.map(([name, run]) => ({ name, run: async () => run(await make(), ctx, reopen) }));
+}
+
 /** Runs every case in order (never two at once: they may share a server) and reports. */
 export async function checkCases(
   suite: string,

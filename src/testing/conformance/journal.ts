@@ -3,8 +3,9 @@ import {
   type ConformanceCase,
   type ConformanceOptions,
   type ConformanceReport,
-  caseContext,
   checkCases,
+  type StoreCase,
+  storeCases,
 } from './cases';
 import { same } from './expect';
 
@@ -30,9 +31,7 @@ export function journalCases(
   make: () => Journal | Promise<Journal>,
   options: JournalConformanceOptions = {},
 ): ConformanceCase[] {
-  caseContext(make, options);
-  const reopen = options.reopen ?? ((journal: Journal) => journal);
-  return CASES.map(([name, run]) => ({ name, run: async () => run(await make(), reopen) }));
+  return storeCases(CASES, make, options);
 }
 
 /** Runs every case of the journal contract and resolves with the report. */
@@ -43,8 +42,7 @@ export async function checkJournal(
   return checkCases('journal', journalCases(make, options), options);
 }
 
-type Reopen = (journal: Journal) => Journal | Promise<Journal>;
-type Case = [string, (journal: Journal, reopen: Reopen) => Promise<void>];
+type Case = StoreCase<Journal>;
 const pendingIds = async (journal: Journal) => (await journal.pending()).map((e) => e.referenceId);
 
 const CASES: Case[] = [
@@ -151,7 +149,7 @@ const CASES: Case[] = [
   ],
   [
     'keeps what it recorded for the next journal over the same state',
-    async (journal, reopen) => {
+    async (journal, _ctx, reopen) => {
       await journal.record(entry(id('a')));
       await journal.record(entry(id('b'), { createdAt: entry(id('a')).createdAt + 1 }));
       const now = Date.now();

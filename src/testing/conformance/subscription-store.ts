@@ -3,8 +3,9 @@ import {
   type ConformanceCase,
   type ConformanceOptions,
   type ConformanceReport,
-  caseContext,
   checkCases,
+  type StoreCase,
+  storeCases,
 } from './cases';
 import { holds, same } from './expect';
 
@@ -17,17 +18,14 @@ export interface SubscriptionStoreConformanceOptions extends ConformanceOptions 
 }
 
 type Make = () => SubscriptionStore | Promise<SubscriptionStore>;
-type Reopen = (store: SubscriptionStore) => SubscriptionStore | Promise<SubscriptionStore>;
-type Case = [string, (store: SubscriptionStore, reopen: Reopen) => Promise<void>];
+type Case = StoreCase<SubscriptionStore>;
 
 /** The subscription store contract (`SubscriptionStore`) as cases, each over a fresh store. */
 export function subscriptionStoreCases(
   make: Make,
   options: SubscriptionStoreConformanceOptions = {},
 ): ConformanceCase[] {
-  caseContext(make, options);
-  const reopen = options.reopen ?? ((store: SubscriptionStore) => store);
-  return CASES.map(([name, run]) => ({ name, run: async () => run(await make(), reopen) }));
+  return storeCases(CASES, make, options);
 }
 
 /** Runs every case of the subscription store contract and resolves with the report. */
@@ -81,7 +79,7 @@ const keysOf = (subs: Subscription[]) => subs.map((s) => s.key).sort();
 const CASES: Case[] = [
   [
     'creates a subscription once (expected undefined) and gives it back whole, with version',
-    async (store, reopen) => {
+    async (store, _ctx, reopen) => {
       same(await store.get('member-1'), undefined, 'get() of a key never written');
       const first = subscription('member-1', T);
       const version = await store.put(first, undefined);
@@ -128,7 +126,7 @@ const CASES: Case[] = [
   ],
   [
     'lets one of many writers racing on one version win',
-    async (store, reopen) => {
+    async (store, _ctx, reopen) => {
       const v1 = (await store.put(subscription('member-1', T), undefined)) as number;
       const others = await Promise.all([1, 2, 3, 4].map(() => reopen(store)));
       const results = await Promise.all(
@@ -176,7 +174,7 @@ const CASES: Case[] = [
   ],
   [
     'keeps the due index on every write: moved later, moved earlier, stopped, restarted',
-    async (store, reopen) => {
+    async (store, _ctx, reopen) => {
       const a = (await store.put(subscription('a', T + HOUR), undefined)) as number;
       const b = (await store.put(subscription('b', T + 2 * HOUR), undefined)) as number;
       const c = (await store.put(subscription('c', T + 3 * HOUR), undefined)) as number;
@@ -240,7 +238,7 @@ const CASES: Case[] = [
   ],
   [
     'keeps plans by id, replaced whole by a later putPlan',
-    async (store, reopen) => {
+    async (store, _ctx, reopen) => {
       const plan: SubscriptionPlan = {
         id: 'gym-monthly',
         amount: '50',

@@ -1,12 +1,12 @@
 import type { StoredToken, TokenStore } from 'momo-partner-sdk';
 import {
-  type CaseContext,
   type ConformanceCase,
   type ConformanceOptions,
   type ConformanceReport,
-  caseContext,
   checkCases,
   NotApplicable,
+  type StoreCase,
+  storeCases,
 } from './cases';
 import { holds, LAPSE_MARGIN_MS, same } from './expect';
 
@@ -29,9 +29,7 @@ export function tokenStoreCases(
   make: () => TokenStore | Promise<TokenStore>,
   options: TokenStoreConformanceOptions = {},
 ): ConformanceCase[] {
-  const ctx = caseContext(make, options);
-  const reopen = options.reopen ?? ((store: TokenStore) => store);
-  return CASES.map(([name, run]) => ({ name, run: async () => run(await make(), ctx, reopen) }));
+  return storeCases(CASES, make, options);
 }
 
 /** Runs every case of the token store contract and resolves with the report. */
@@ -42,8 +40,7 @@ export async function checkTokenStore(
   return checkCases('token store', tokenStoreCases(make, options), options);
 }
 
-type Reopen = (store: TokenStore) => TokenStore | Promise<TokenStore>;
-type Case = [string, (store: TokenStore, ctx: CaseContext, reopen: Reopen) => Promise<void>];
+type Case = StoreCase<TokenStore>;
 
 function lockOf(store: TokenStore): NonNullable<TokenStore['lock']> {
   const lock = store.lock;
