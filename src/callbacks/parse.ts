@@ -60,12 +60,13 @@ export interface CallbackEvent extends Tolerant {
   payee?: ResultParty | undefined;
 }
 
+/** What a refused callback body means: nothing of it was taken in (nothing is ever sent). */
+const NOT_ACCEPTED = 'The callback was not accepted; nothing was recorded.';
+
 /**
  * Turns a callback body (parsed JSON or its text) into a typed event. A body that is
  * not a JSON object with a `status` throws ValidationError naming the field.
  */
-/** What a refused callback body means: nothing of it was taken in (nothing is ever sent). */
-const NOT_ACCEPTED = 'The callback was not accepted; nothing was recorded.';
 
 export function parseCallback(body: unknown): CallbackEvent {
   let value = body;

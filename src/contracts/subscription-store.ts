@@ -109,8 +109,11 @@ export interface SubscriptionFilter {
  * due index (`due(now)` reads the subscriptions due, never every subscription).
  */
 export interface SubscriptionStore {
+  /** Stores a plan under its id (a plan of that id again replaces it). */
   putPlan(plan: SubscriptionPlan): Promise<void>;
+  /** The plan of `id`, or undefined. */
   getPlan(id: string): Promise<SubscriptionPlan | undefined>;
+  /** The subscription of `key` with its version, or undefined. */
   get(key: string): Promise<StoredSubscription | undefined>;
   /**
    * Writes `subscription` if the stored version is still `expected` (undefined: none may
@@ -120,5 +123,6 @@ export interface SubscriptionStore {
   put(subscription: Subscription, expected: number | undefined): Promise<number | undefined>;
   /** Keys whose `dueAt` is at or before `now`, soonest first, at most `limit`. */
   due(now: number, limit: number): Promise<string[]>;
+  /** The subscriptions the filter names (by status, due before a time, at most a limit). */
   list(filter?: SubscriptionFilter): Promise<Subscription[]>;
 }

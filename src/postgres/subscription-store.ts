@@ -26,6 +26,7 @@ export class PostgresSubscriptionStore implements SubscriptionStore {
     this.#plans = db.table('subscription_plans');
   }
 
+  /** Stores a plan under its id (a plan of that id again replaces it). */
   async putPlan(plan: SubscriptionPlan): Promise<void> {
     await this.#db.query(
       `INSERT INTO ${this.#plans} (id, plan) VALUES ($1, $2::jsonb)
@@ -34,11 +35,13 @@ export class PostgresSubscriptionStore implements SubscriptionStore {
     );
   }
 
+  /** The plan of `id`, or undefined. */
   async getPlan(id: string): Promise<SubscriptionPlan | undefined> {
     const { rows } = await this.#db.query(`SELECT plan FROM ${this.#plans} WHERE id = $1`, [id]);
     return rows[0] ? (json(rows[0].plan) as SubscriptionPlan) : undefined;
   }
 
+  /** The subscription of `key` with its version, or undefined. */
   async get(key: string): Promise<StoredSubscription | undefined> {
     const { rows } = await this.#db.query(
       `SELECT version, subscription FROM ${this.#table} WHERE key = $1`,
@@ -78,6 +81,7 @@ export class PostgresSubscriptionStore implements SubscriptionStore {
     return rows.map((row) => String(row.key));
   }
 
+  /** The subscriptions the filter names (by status, due before a time, at most a limit). */
   async list(filter: SubscriptionFilter = {}): Promise<Subscription[]> {
     const where: string[] = [];
     const values: unknown[] = [];

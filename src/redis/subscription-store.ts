@@ -26,17 +26,20 @@ export class RedisSubscriptionStore implements SubscriptionStore {
     this.#redis = client instanceof RedisConnection ? client : new RedisConnection(client, options);
   }
 
+  /** Stores a plan under its id (a plan of that id again replaces it). */
   async putPlan(plan: SubscriptionPlan): Promise<void> {
     const plans = this.#key('plans');
     await this.#redis.command(['HSET', plans, plan.id, JSON.stringify(plan)], plans);
   }
 
+  /** The plan of `id`, or undefined. */
   async getPlan(id: string): Promise<SubscriptionPlan | undefined> {
     const plans = this.#key('plans');
     const json = await this.#redis.command(['HGET', plans, id], plans);
     return typeof json === 'string' ? (JSON.parse(json) as SubscriptionPlan) : undefined;
   }
 
+  /** The subscription of `key` with its version, or undefined. */
   async get(key: string): Promise<StoredSubscription | undefined> {
     const record = this.#record(key);
     const reply = (await this.#redis.command(['HMGET', record, 'v', 's'], record)) as unknown[];
@@ -87,6 +90,7 @@ export class RedisSubscriptionStore implements SubscriptionStore {
     }
   }
 
+  /** The subscriptions the filter names (by status, due before a time, at most a limit). */
   async list(filter: SubscriptionFilter = {}): Promise<Subscription[]> {
     const out: Subscription[] = [];
     const limit = filter.limit ?? Number.POSITIVE_INFINITY;

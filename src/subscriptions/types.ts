@@ -64,6 +64,7 @@ export interface SubscriptionRunnerOptions {
 
 /** A loop of `runDue` passes; `stop()` ends it after the pass in flight. */
 export interface SubscriptionRunner {
+  /** Starts no new pass; resolves once the pass in flight has ended. */
   stop(): Promise<void>;
 }
 

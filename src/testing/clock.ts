@@ -1,5 +1,6 @@
 /** A source of the current time, in epoch milliseconds. */
 export interface Clock {
+  /** The current time, in epoch milliseconds. */
   now(): number;
 }
 
@@ -23,6 +24,7 @@ export class OffsetClock implements SimulatorClock {
     this.#base = base ?? { now: () => Date.now() };
   }
 
+  /** The simulator's time: its base clock's, plus what `advance` added. */
   now(): number {
     return this.#base.now() + this.#offset;
   }

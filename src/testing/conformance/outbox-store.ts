@@ -16,6 +16,7 @@ import { granted, holds, LAPSE_MARGIN_MS, same } from './expect';
  */
 export interface OutboxStoreUnderTest<Tx = unknown> {
   store: OutboxStore<Tx>;
+  /** Commits one intent, as your application's enqueue in a transaction that commits. */
   enqueue(intent: OutboxIntent): Promise<{ referenceId: string }>;
 }
 
