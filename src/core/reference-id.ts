@@ -1,11 +1,24 @@
-import { v4 as uuidv4 } from 'uuid';
-
 /**
  * The one owner of reference ids: the caller's, when given, or a new UUID v4. Chosen
  * once per call, before anything is sent, and reused by every attempt.
  */
 export function chooseReferenceId(given: unknown): string {
-  return typeof given === 'string' ? given : uuidv4();
+  return typeof given === 'string' ? given : newUuid();
+}
+
+/**
+ * A random UUID v4: the platform's `crypto.randomUUID()` (Node, Deno, Bun, browsers on
+ * https), else one built from `crypto.getRandomValues` (a browser page on plain http),
+ * as the `uuid` package does, without carrying it in the main entry.
+ */
+function newUuid(): string {
+  const { crypto } = globalThis;
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = ((bytes[6] as number) & 0x0f) | 0x40;
+  bytes[8] = ((bytes[8] as number) & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /**
