@@ -2,6 +2,7 @@ import { ApiUserAuthorizer } from './auth/authorizer';
 import { OperationRegistry } from './callbacks/registry';
 import { type Config, resolveConfig } from './core/config';
 import type { MomoClientOptions } from './core/options';
+import { inspectSymbol } from './core/secret';
 import { loadNodePath } from './core/sender';
 import { Transport } from './core/transport';
 import { Poller } from './polling/poller';
@@ -81,7 +82,7 @@ export class ClientContext {
     return this.#api;
   }
 
-  [Symbol.for('nodejs.util.inspect.custom')](): string {
+  [inspectSymbol](): string {
     return `ClientContext { baseUrl: '${this.config.baseUrl}', targetEnvironment: '${this.config.targetEnvironment}' }`;
   }
 }

@@ -1,4 +1,5 @@
 import type { ReleaseLock, StoredToken, TokenStore } from '../contracts/token-store';
+import { inspectSymbol } from '../core/secret';
 import { sleep } from '../core/time';
 
 export type { ReleaseLock, StoredToken, TokenStore };
@@ -169,7 +170,7 @@ export class TokenCache {
     }
   }
 
-  [Symbol.for('nodejs.util.inspect.custom')](): string {
+  [inspectSymbol](): string {
     return `TokenCache(${this.#tokens.size} tokens)`;
   }
 }

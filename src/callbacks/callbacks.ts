@@ -1,5 +1,6 @@
 import { type ClientContext, sharedContext } from '../context';
 import type { MomoClientOptions } from '../core/options';
+import { inspectSymbol } from '../core/secret';
 import {
   type CallbackHandler,
   type CallbackHandlerOptions,
@@ -26,7 +27,7 @@ export class Callbacks {
     return createCallbackHandler(this.#ctx, options);
   }
 
-  [Symbol.for('nodejs.util.inspect.custom')](): string {
+  [inspectSymbol](): string {
     return 'Callbacks';
   }
 }

@@ -2,7 +2,8 @@
  * A credential that never prints itself: not in `String()`, JSON or `util.inspect`.
  * Only the transport calls `reveal()`, when it writes a header.
  */
-const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
+/** The key Node's `util.inspect` looks up: one symbol for every object that prints itself redacted. */
+export const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 const REDACTED = '[redacted]';
 
 export class Secret {

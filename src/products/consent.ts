@@ -3,6 +3,7 @@ import { type ConsentRequest, consentError, consentRequest } from '../auth/conse
 import { ConsentToken } from '../auth/consent-token';
 import { sharedContext } from '../context';
 import type { MomoClientOptions, ProductName, RequestOptions } from '../core/options';
+import { inspectSymbol } from '../core/secret';
 import { checkCallbackUrl } from '../core/url';
 import { ValidationError } from '../errors';
 import { type AuthorizeInput, authorizeInput, type consentTokenResponse } from '../schemas/consent';
@@ -108,7 +109,7 @@ export class Consent {
     });
   }
 
-  [Symbol.for('nodejs.util.inspect.custom')](): string {
+  [inspectSymbol](): string {
     return 'Consent';
   }
 }

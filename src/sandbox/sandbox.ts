@@ -1,5 +1,6 @@
 import { type Config, resolveConfig } from '../core/config';
 import type { ApiUser, Logger, LogLevel, RequestOptions } from '../core/options';
+import { inspectSymbol } from '../core/secret';
 import { type Authorizer, Transport } from '../core/transport';
 import { ConflictError, ValidationError } from '../errors';
 import type { SandboxUser, SandboxUserInput } from '../schemas/sandbox';
@@ -121,7 +122,7 @@ export class Sandbox {
     return printsRedacted({ id, key: apiKey }, 'key');
   }
 
-  [Symbol.for('nodejs.util.inspect.custom')](): string {
+  [inspectSymbol](): string {
     return `Sandbox { baseUrl: '${this.#config.baseUrl}' }`;
   }
 

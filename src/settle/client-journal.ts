@@ -1,6 +1,7 @@
 import type { ClientContext } from '../context';
 import type { JournalEntry } from '../contracts/journal';
 import type { Final } from '../contracts/wait';
+import { inspectSymbol } from '../core/secret';
 import { isNotFoundError, ValidationError } from '../errors';
 import type { StatusLike } from '../schemas/common';
 import { lookupOf } from './lookups';
@@ -138,7 +139,7 @@ export class JournalView implements ClientJournal {
     }
   }
 
-  [Symbol.for('nodejs.util.inspect.custom')](): string {
+  [inspectSymbol](): string {
     return 'ClientJournal';
   }
 }
