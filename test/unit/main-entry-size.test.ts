@@ -56,8 +56,7 @@ describe('reference ids without crypto.randomUUID', () => {
     const platform = globalThis.crypto;
     // A secure-context-less page: getRandomValues and subtle, no randomUUID.
     vi.stubGlobal('crypto', {
-      getRandomValues: <T extends ArrayBufferView | null>(array: T) =>
-        platform.getRandomValues(array),
+      getRandomValues: (array: Uint8Array) => platform.getRandomValues(array),
       subtle: platform.subtle,
     });
     expect('randomUUID' in globalThis.crypto).toBe(false);
