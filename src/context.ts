@@ -2,7 +2,6 @@ import { ApiUserAuthorizer } from './auth/authorizer';
 import { OperationRegistry } from './callbacks/registry';
 import { type Config, resolveConfig } from './core/config';
 import type { MomoClientOptions } from './core/options';
-import { inspectSymbol } from './core/secret';
 import { loadNodePath } from './core/sender';
 import { Transport } from './core/transport';
 import { Poller } from './polling/poller';
@@ -82,7 +81,7 @@ export class ClientContext {
     return this.#api;
   }
 
-  [inspectSymbol](): string {
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
     return `ClientContext { baseUrl: '${this.config.baseUrl}', targetEnvironment: '${this.config.targetEnvironment}' }`;
   }
 }

@@ -1,5 +1,6 @@
-import { inspectSymbol } from '../core/secret';
 import type { StoredToken } from './token-cache';
+
+const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 
 /**
  * What `getAccessToken()` returns. The token is readable as `.accessToken` but never

@@ -3,7 +3,6 @@ import type { Authorization, Authorizer, CallInput, CallResult } from '../core/c
 import type { Config, Credentials } from '../core/config';
 import { defineOperation, type Operation } from '../core/operation';
 import type { ProductName, TokenStore } from '../core/options';
-import { inspectSymbol } from '../core/secret';
 import { accessTokenResponse } from '../schemas/token';
 import { consentAccessToken } from './consent-token';
 import { type StoredToken, TokenCache } from './token-cache';
@@ -186,7 +185,7 @@ export class ApiUserAuthorizer implements Authorizer {
     };
   }
 
-  [inspectSymbol](): string {
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
     return 'ApiUserAuthorizer';
   }
 }

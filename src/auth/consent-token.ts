@@ -1,5 +1,6 @@
 import type { RequestOptions } from '../core/options';
-import { inspectSymbol } from '../core/secret';
+
+const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 
 /** What a `ConsentToken` is made from: the consent token endpoint's answer. */
 export interface ConsentTokenInit {

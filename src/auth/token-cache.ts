@@ -1,5 +1,4 @@
 import type { ReleaseLock, StoredToken, TokenStore } from '../contracts/token-store';
-import { inspectSymbol } from '../core/secret';
 import { sleep } from '../core/time';
 
 export type { ReleaseLock, StoredToken, TokenStore };
@@ -170,7 +169,7 @@ export class TokenCache {
     }
   }
 
-  [inspectSymbol](): string {
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
     return `TokenCache(${this.#tokens.size} tokens)`;
   }
 }

@@ -1,6 +1,5 @@
 import { type ClientContext, sharedContext } from '../context';
 import type { MomoClientOptions } from '../core/options';
-import { inspectSymbol } from '../core/secret';
 import {
   type CallbackHandler,
   type CallbackHandlerOptions,
@@ -27,7 +26,7 @@ export class Callbacks {
     return createCallbackHandler(this.#ctx, options);
   }
 
-  [inspectSymbol](): string {
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
     return 'Callbacks';
   }
 }

@@ -2,8 +2,7 @@
  * A credential that never prints itself: not in `String()`, JSON or `util.inspect`.
  * Only the transport calls `reveal()`, when it writes a header.
  */
-/** The key Node's `util.inspect` looks up: one symbol for every object that prints itself redacted. */
-export const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
+const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 const REDACTED = '[redacted]';
 
 export class Secret {

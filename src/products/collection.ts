@@ -1,7 +1,6 @@
 import type { Final, WaitOptions } from '../contracts/wait';
 import type { OperationPromise } from '../core/operation-promise';
 import type { MomoClientOptions, RequestOptions } from '../core/options';
-import { inspectSymbol } from '../core/secret';
 import type { BasicInfoIdType } from '../schemas/accountholder';
 import {
   type AccountIdentifierType,
@@ -221,7 +220,7 @@ export class Collection extends CollectionBilling {
     };
   }
 
-  [inspectSymbol](): string {
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
     return 'Collection';
   }
 }

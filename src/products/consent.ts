@@ -3,7 +3,6 @@ import { type ConsentRequest, consentError, consentRequest } from '../auth/conse
 import { ConsentToken } from '../auth/consent-token';
 import { sharedContext } from '../context';
 import type { MomoClientOptions, ProductName, RequestOptions } from '../core/options';
-import { inspectSymbol } from '../core/secret';
 import { checkCallbackUrl } from '../core/url';
 import { ValidationError } from '../errors';
 import { type AuthorizeInput, authorizeInput, type consentTokenResponse } from '../schemas/consent';
@@ -109,7 +108,7 @@ export class Consent {
     });
   }
 
-  [inspectSymbol](): string {
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
     return 'Consent';
   }
 }

@@ -2,7 +2,6 @@ import type { ConsentRequestOptions } from '../auth/consent-token';
 import type { Final, WaitOptions } from '../contracts/wait';
 import type { OperationPromise } from '../core/operation-promise';
 import type { MomoClientOptions, RequestOptions } from '../core/options';
-import { inspectSymbol } from '../core/secret';
 import type { BasicInfoIdType } from '../schemas/accountholder';
 import type {
   BasicUserInfo,
@@ -126,7 +125,7 @@ export class Disbursement extends ProductBase {
     return sendBasicUserInfoById(this, op.getBasicUserInfoById, [first, second, third]);
   }
 
-  [inspectSymbol](): string {
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
     return 'Disbursement';
   }
 }

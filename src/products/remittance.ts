@@ -1,7 +1,6 @@
 import type { Final, WaitOptions } from '../contracts/wait';
 import type { OperationPromise } from '../core/operation-promise';
 import type { MomoClientOptions, RequestOptions } from '../core/options';
-import { inspectSymbol } from '../core/secret';
 import type { CashTransferBody, CashTransferResult } from '../schemas/remittance';
 import type { TransactionResult, TransferBody } from '../schemas/transactions';
 import { spellIdentificationType } from './compat';
@@ -62,7 +61,7 @@ export class Remittance extends ProductBase {
     return apiOf(this).waitFor(op.getCashTransfer, referenceId, options);
   }
 
-  [inspectSymbol](): string {
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
     return 'Remittance';
   }
 }

@@ -1,5 +1,4 @@
-import { inspectSymbol } from '../core/secret';
-
+const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 const REDACTED = '[redacted]';
 
 /**

@@ -1,6 +1,5 @@
 import { type Config, resolveConfig } from '../core/config';
 import type { ApiUser, Logger, LogLevel, RequestOptions } from '../core/options';
-import { inspectSymbol } from '../core/secret';
 import { type Authorizer, Transport } from '../core/transport';
 import { ConflictError, ValidationError } from '../errors';
 import type { SandboxUser, SandboxUserInput } from '../schemas/sandbox';
@@ -122,7 +121,7 @@ export class Sandbox {
     return printsRedacted({ id, key: apiKey }, 'key');
   }
 
-  [inspectSymbol](): string {
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
     return `Sandbox { baseUrl: '${this.#config.baseUrl}' }`;
   }
 

@@ -1,7 +1,6 @@
 import type { ClientContext } from '../context';
 import type { JournalEntry } from '../contracts/journal';
 import type { Final } from '../contracts/wait';
-import { inspectSymbol } from '../core/secret';
 import { isNotFoundError, ValidationError } from '../errors';
 import type { StatusLike } from '../schemas/common';
 import { lookupOf } from './lookups';
@@ -139,7 +138,7 @@ export class JournalView implements ClientJournal {
     }
   }
 
-  [inspectSymbol](): string {
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
     return 'ClientJournal';
   }
 }
