@@ -257,5 +257,8 @@ export function toPublic(tx: TxRecord, now: number): SimTransaction {
     ...(tx.finalizedAt !== undefined ? { finalizedAt: tx.finalizedAt } : {}),
     financialTransactionId: tx.financialTransactionId,
     ...(preApproval ? { preApproval } : {}),
+    ...(tx.extra?.underPreApproval !== undefined
+      ? { underPreApproval: tx.extra.underPreApproval }
+      : {}),
   };
 }

@@ -13,6 +13,13 @@ h2 { font-size: 1.1rem; margin: 10px 0; }
 .empty { color: var(--muted); margin: 4px 0; }
 .batch h3 { font-size: 1rem; margin: 10px 0 2px; }
 .batch .counts { margin: 0 0 4px; font-variant-numeric: tabular-nums; }
+.payer { margin: 10px 0; }
+.payer h3 { font-size: 1rem; margin: 6px 0; }
+.mandate { border-top: 1px solid var(--line); padding: 6px 0 8px; }
+.mandate h4 { margin: 4px 0; font-size: 0.95rem; }
+.mandate .mandate-status { margin: 0 0 4px; }
+.mandate .terms { margin-bottom: 6px; }
+.mandate .actions { display: flex; gap: 10px; margin: 6px 0; }
 .cards { list-style: none; padding: 0; margin: 0; display: grid; gap: 10px; grid-template-columns: repeat(auto-fill, minmax(320px, 1fr)); }
 .card { border: 2px solid var(--wait); border-radius: 10px; padding: 10px 12px; }
 .card .amount { font-size: 1.5rem; font-weight: 700; margin: 2px 0; }
@@ -28,7 +35,7 @@ th, td { text-align: left; padding: 5px 8px; border-bottom: 1px solid var(--line
 .scroll { overflow-x: auto; }
 .status { font-weight: 700; }
 .status-SUCCESSFUL, .status-APPROVED, .http-ok { color: var(--ok); }
-.status-FAILED, .status-DENIED, .status-EXPIRED, .http-bad { color: var(--bad); }
+.status-FAILED, .status-DENIED, .status-EXPIRED, .status-DECLINED, .status-CANCELLED, .http-bad { color: var(--bad); }
 .status-PENDING, .status-CREATED { color: var(--wait); }
 pre { margin: 4px 0 0; font-size: 0.8rem; white-space: pre-wrap; word-break: break-all; }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; margin: 0; }
