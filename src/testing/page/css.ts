@@ -2,6 +2,7 @@
 export const PAGE_CSS = `
 :root { color-scheme: light; --ink: #1a1a1a; --muted: #4a4a4a; --line: #c8c8c8; --ok: #0b6b2e; --bad: #a4161a; --wait: #7a4d00; --focus: #0b57d0; }
 * { box-sizing: border-box; }
+[hidden] { display: none !important; }
 body { margin: 0; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: #f6f6f4; }
 header { background: #ffcc00; padding: 12px 20px; display: flex; flex-wrap: wrap; gap: 4px 20px; align-items: baseline; }
 header h1 { margin: 0; font-size: 1.4rem; }
