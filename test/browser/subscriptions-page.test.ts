@@ -89,9 +89,11 @@ describe.skipIf(skipBrowser)(
         expect.arrayContaining([MESSAGE, 'GHS', '365 days', '2026-01-05 09:00:00 UTC']),
       );
 
+      // By keyboard: focus the button, press Enter.
       await mandate
         .getByRole('button', { name: `Approve pre-approval ${ref} from ${partner}` })
-        .click();
+        .focus();
+      await page.keyboard.press('Enter');
       await expect.poll(() => sim.transaction(ref)?.status, POLL).toBe('SUCCESSFUL');
       await expect
         .poll(() => mandate.locator('.mandate-status').textContent(), POLL)
@@ -137,6 +139,36 @@ describe.skipIf(skipBrowser)(
       );
 
       expect(problems).toEqual([]);
+    });
+
+    it('Decline on the page: the mandate DECLINED, nothing charged under it', async () => {
+      const who = { partyIdType: 'MSISDN', partyId: '233245123454' } as const;
+      const sub = await subs.subscribe({
+        key: 'member-43',
+        plan: 'gym-monthly',
+        payer: who,
+        startAt: sim.clock.now(),
+      });
+      await subs.runDue();
+      const ref = sub.mandate.referenceId;
+      const mandate = page
+        .getByRole('region', { name: `Subscriptions of MSISDN ${who.partyId}` })
+        .getByRole('article', { name: `Pre-approval ${ref}` });
+      await mandate.getByRole('button', { name: /^Decline pre-approval / }).click();
+      await expect
+        .poll(() => mandate.locator('.mandate-status').textContent(), POLL)
+        .toBe('DECLINED (APPROVAL_REJECTED)');
+      expect(await mandate.getByRole('button').count()).toBe(0);
+      expect(await mandate.getByRole('table').count()).toBe(0);
+      await expect
+        .poll(() => page.locator('#announce').textContent(), POLL)
+        .toBe(`Declined pre-approval ${ref}: FAILED.`);
+      if (process.env.SCREENSHOTS) {
+        // SCREENSHOTS=1 npx vitest run test/browser: the image of docs/simulator.md.
+        await page
+          .getByRole('region', { name: 'Subscriptions', exact: true })
+          .screenshot({ path: 'docs/images/simulator-subscriptions.png' });
+      }
     });
 
     it('shows what a raw request sent (description, frequency) as text', async () => {

@@ -20,6 +20,7 @@ h2 { font-size: 1.1rem; margin: 10px 0; }
 .mandate h4 { margin: 4px 0; font-size: 0.95rem; }
 .mandate .mandate-status { margin: 0 0 4px; }
 .mandate .terms { margin-bottom: 6px; }
+.mandate caption { text-align: left; font-weight: 600; padding: 4px 0; }
 .mandate .actions { display: flex; gap: 10px; margin: 6px 0; }
 .cards { list-style: none; padding: 0; margin: 0; display: grid; gap: 10px; grid-template-columns: repeat(auto-fill, minmax(320px, 1fr)); }
 .card { border: 2px solid var(--wait); border-radius: 10px; padding: 10px 12px; }

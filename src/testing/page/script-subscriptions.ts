@@ -43,7 +43,7 @@ export const SUBSCRIPTIONS_SCRIPT = String.raw`
         el('button', { type: 'button', className: 'decline', text: 'Decline', 'aria-label': 'Decline ' + label, onclick: function () { decideMandate(mandate, 'decline'); } }),
       ]),
       el('p', { className: 'charges-empty empty', text: 'No charge under it yet.' }),
-      el('div', { className: 'scroll' }, [el('table', { className: 'charges', 'aria-label': 'Charges under pre-approval ' + mandate.id }, [el('thead', {}, [head]), el('tbody')])]),
+      el('div', { className: 'scroll' }, [el('table', { className: 'charges', 'aria-label': 'Charges under pre-approval ' + mandate.id }, [el('caption', { text: 'Charges under it, newest first' }), el('thead', {}, [head]), el('tbody')])]),
     ]);
   }
   function term(name, value) { return value ? [el('dt', { text: name }), el('dd', { text: value })] : []; }

@@ -129,8 +129,15 @@ function chargeOf(tx: SimTransaction): PageCharge {
   };
 }
 
+/** One payer per account: `+233...` and `233...` are one MSISDN, e-mail addresses ignore case. */
 function partyText(party: Party): string {
-  return `${party.partyIdType} ${party.partyId}`;
+  const id =
+    party.partyIdType === 'MSISDN'
+      ? party.partyId.replace(/^\+/, '')
+      : party.partyIdType === 'EMAIL'
+        ? party.partyId.toLowerCase()
+        : party.partyId;
+  return `${party.partyIdType} ${id}`;
 }
 
 function record(value: unknown): Record<string, unknown> {
