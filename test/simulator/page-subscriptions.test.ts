@@ -36,6 +36,7 @@ interface Mandate {
 }
 interface PageState {
   payers: { payer: string; mandates: Mandate[] }[];
+  batches: { id: string }[];
 }
 
 /** The first `state` event the page gets from /_simulator/events. */
@@ -163,6 +164,18 @@ describe("simulator: subscriptions on the payer's page", () => {
 
     sim.clock.advance(7 * DAY); // the older one expired, the renewal goes on
     expect((await mandatesOf(who)).map((m) => m.status)).toEqual(['APPROVED', 'EXPIRED']);
+  });
+
+  it("lists a subscription's tagged charges under the mandate, not as a batch", async () => {
+    const who = payer('233245');
+    const mandate = await ask(who, 30);
+    sim.decide(mandate.referenceId, 'approve');
+    const body = { amount: '50', currency: 'EUR', payer: who };
+    const under = await momo.collection.requestToPay(body, { tag: 'member-45/0' });
+    const [listed] = await mandatesOf(who);
+    expect(listed?.charges.map((c) => c.id)).toEqual([under.referenceId]);
+    expect(sim.transaction(under.referenceId)?.tag).toBe('member-45/0');
+    expect((await pageState()).batches.map((b) => b.id)).not.toContain('member-45');
   });
 
   it('shows a mandate the partner cancelled as CANCELLED', async () => {
