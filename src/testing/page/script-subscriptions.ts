@@ -3,7 +3,7 @@
  * function: it uses `el`, `sync`, `post` and `announce` from there). Renders each payer's
  * pre-approvals (mandates) and the charges under them, text through textContent only.
  */
-export const SUBSCRIPTIONS_SCRIPT = String.raw`
+export const SUBSCRIPTIONS_SCRIPT = `
   /** Simulator time (sim.clock) as a date a month-long test can read: UTC, to the second. */
   function when(ms) { return ms === undefined ? '' : new Date(ms).toISOString().slice(0, 19).replace('T', ' ') + ' UTC'; }
   function validity(seconds) {
