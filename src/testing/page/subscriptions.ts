@@ -1,4 +1,5 @@
-import type { Party, SimTransaction } from '../types';
+import { payerKey } from '../ledger';
+import type { SimTransaction } from '../types';
 
 /**
  * The payer's subscriptions as the payer's phone shows them: each payer's pre-approvals
@@ -75,7 +76,7 @@ export function payersOf(
   // Newest first; within a payer and partner, each mandate renews the next older one.
   for (const tx of [...transactions].reverse()) {
     if (tx.operation !== 'collection.preApproval' || !tx.payer) continue;
-    const payer = partyText(tx.payer);
+    const payer = payerKey(tx.payer);
     const mandates = payers.get(payer) ?? [];
     const mandate = mandateOf(tx, partners.get(tx.referenceId) ?? '', charges);
     const newer = mandates.findLast((m) => m.partner === mandate.partner);
@@ -127,17 +128,6 @@ function chargeOf(tx: SimTransaction): PageCharge {
     createdAt: tx.createdAt,
     ...(tx.finalizedAt !== undefined ? { finalizedAt: tx.finalizedAt } : {}),
   };
-}
-
-/** One payer per account: `+233...` and `233...` are one MSISDN, e-mail addresses ignore case. */
-function partyText(party: Party): string {
-  const id =
-    party.partyIdType === 'MSISDN'
-      ? party.partyId.replace(/^\+/, '')
-      : party.partyIdType === 'EMAIL'
-        ? party.partyId.toLowerCase()
-        : party.partyId;
-  return `${party.partyIdType} ${id}`;
 }
 
 function record(value: unknown): Record<string, unknown> {

@@ -128,8 +128,8 @@ export function withoutPromptUnderMandate(parsed: ParsedCreate, ctx: RouteContex
   if (!payer) return parsed;
   const payee = caller(ctx);
   let mandate: { id: string; approvedAt: number } | undefined;
-  for (const tx of ctx.ledger.all()) {
-    if (tx.operation !== 'collection.preApproval' || tx.extra?.payeeUser !== payee) continue;
+  for (const tx of ctx.ledger.preApprovalsOf(payer)) {
+    if (tx.extra?.payeeUser !== payee) continue;
     if (!tx.payer || !samePartyId(tx.payer, payer.partyIdType, payer.partyId)) continue;
     const view = preApprovalView(tx, ctx.now);
     const approvedAt = tx.finalizedAt ?? tx.createdAt;
