@@ -84,6 +84,8 @@ export class Ledger {
    */
   private nextDue = Number.POSITIVE_INFINITY;
   private readonly timers = new Map<string, Timer>();
+  /** Pre-approvals by payer (payerKey): a request to pay finds its payer's without a scan. */
+  private readonly preApprovalsByPayer = new Map<string, TxRecord[]>();
   private readonly balances = new Map<Product, Decimal>();
   private sequence = 0;
 
@@ -104,6 +106,11 @@ export class Ledger {
 
   all(): TxRecord[] {
     return [...this.txs.values()];
+  }
+
+  /** Every pre-approval whose payer is `payer` (same id by payerKey), in acceptance order. */
+  preApprovalsOf(payer: Party): readonly TxRecord[] {
+    return this.preApprovalsByPayer.get(payerKey(payer)) ?? [];
   }
 
   /** Stores an accepted transaction as PENDING and schedules its settlement. */
@@ -129,6 +136,12 @@ export class Ledger {
       cancelledAt: undefined,
     };
     this.txs.set(tx.referenceId.toLowerCase(), tx);
+    if (tx.operation === 'collection.preApproval' && tx.payer) {
+      const key = payerKey(tx.payer);
+      const list = this.preApprovalsByPayer.get(key) ?? [];
+      list.push(tx);
+      this.preApprovalsByPayer.set(key, list);
+    }
     this.pending.add(tx);
     if (tx.settlesAt !== undefined) this.nextDue = Math.min(this.nextDue, tx.settlesAt);
     if (tx.settlesAt !== undefined) this.schedule(tx, tx.settlesAt);
@@ -183,6 +196,7 @@ export class Ledger {
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
     this.txs.clear();
+    this.preApprovalsByPayer.clear();
     this.pending.clear();
     this.balances.clear();
     this.sequence = 0;
@@ -238,6 +252,13 @@ export class Ledger {
   }
 }
 
+/** One key per account (`MSISDN 233241234450`): an MSISDN with or without `+`, other ids in any case. */
+export function payerKey(party: Party): string {
+  const id =
+    party.partyIdType === 'MSISDN' ? party.partyId.replace(/^\+/, '') : party.partyId.toLowerCase();
+  return `${party.partyIdType} ${id}`;
+}
+
 export function toPublic(tx: TxRecord, now: number): SimTransaction {
   const preApproval = preApprovalView(tx, now);
   return {
@@ -257,5 +278,8 @@ export function toPublic(tx: TxRecord, now: number): SimTransaction {
     ...(tx.finalizedAt !== undefined ? { finalizedAt: tx.finalizedAt } : {}),
     financialTransactionId: tx.financialTransactionId,
     ...(preApproval ? { preApproval } : {}),
+    ...(tx.extra?.underPreApproval !== undefined
+      ? { underPreApproval: tx.extra.underPreApproval }
+      : {}),
   };
 }

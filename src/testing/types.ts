@@ -1,4 +1,5 @@
 import type { Clock, SimulatorClock } from './clock';
+import type { ConsentGrant, ConsentRequestInfo, DeliveryNotification } from './consent-types';
 /** Public types of the simulator (`momo-partner-sdk/testing`). */
 
 export type Product = 'disbursement' | 'collection' | 'remittance';
@@ -177,6 +178,11 @@ export interface SimTransaction {
     /** Epoch milliseconds; absent when the request gave no `validityTime`. */
     readonly expiresAt?: number;
   };
+  /**
+   * A request to pay made under an active pre-approval of the same partner and payer: that
+   * pre-approval's `preApprovalId` (docs/simulator.md, "Subscriptions on the page").
+   */
+  readonly underPreApproval?: string;
 }
 
 /** A callback the simulator sent, as `sim.callbacks` shows it. */
@@ -219,40 +225,8 @@ export type Fault = {
   | { kind: 'delay'; ms: number }
 );
 
+export type { ConsentGrant, ConsentRequestInfo, DeliveryNotification } from './consent-types';
 export type { ListeningServer, ListenOptions } from './server-types';
-
-/** A delivery notification the simulator accepted (200). */
-export interface DeliveryNotification {
-  readonly referenceId: string;
-  readonly message: string;
-  readonly language?: string;
-}
-
-/**
- * A consent request (bc-authorize). `approved` once the account holder approved (by the
- * MSISDN rule on a poll, or `approveConsent()`); `tokenIssued` once a token was handed out.
- */
-export interface ConsentRequestInfo {
-  readonly authReqId: string;
-  readonly msisdn: string;
-  readonly scope: string;
-  readonly accessType: 'online' | 'offline';
-  readonly status: 'pending' | 'approved' | 'denied' | 'expired';
-  readonly tokenIssued: boolean;
-  /** Token requests received for this auth_req_id, all answers counted. */
-  readonly polls: number;
-  /** Current polling interval in seconds (grows by 5 with each slow_down). */
-  readonly interval: number;
-  /** Epoch milliseconds when the auth_req_id expires. */
-  readonly expiresAt: number;
-  readonly callbackUrl?: string;
-}
-
-/** A consent token issued by `sim.grantConsent()`. */
-export interface ConsentGrant {
-  accessToken: string;
-  expiresIn: number;
-}
 
 /** The simulator's state and controls, shared by `createSimulator()` and the CLI's core. */
 export interface SimulatorState {

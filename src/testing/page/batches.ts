@@ -28,6 +28,9 @@ export interface PageBatchRow {
 export function batchesOf(transactions: readonly SimTransaction[]): PageBatch[] {
   const batches = new Map<string, PageBatch & { counts: Record<TransactionStatus, number> }>();
   for (const tx of transactions) {
+    // A charge under a pre-approval is shown under it (payersOf), not as a batch row:
+    // a subscription's charges are tagged `<subscription key>/<period>`.
+    if (tx.underPreApproval !== undefined) continue;
     const externalId = (tx.body as { externalId?: unknown } | null)?.externalId;
     const item = batchItemOf(tx.tag, externalId);
     if (!item) continue;

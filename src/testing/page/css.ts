@@ -2,6 +2,7 @@
 export const PAGE_CSS = `
 :root { color-scheme: light; --ink: #1a1a1a; --muted: #4a4a4a; --line: #c8c8c8; --ok: #0b6b2e; --bad: #a4161a; --wait: #7a4d00; --focus: #0b57d0; }
 * { box-sizing: border-box; }
+[hidden] { display: none !important; }
 body { margin: 0; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: #f6f6f4; }
 header { background: #ffcc00; padding: 12px 20px; display: flex; flex-wrap: wrap; gap: 4px 20px; align-items: baseline; }
 header h1 { margin: 0; font-size: 1.4rem; }
@@ -13,6 +14,14 @@ h2 { font-size: 1.1rem; margin: 10px 0; }
 .empty { color: var(--muted); margin: 4px 0; }
 .batch h3 { font-size: 1rem; margin: 10px 0 2px; }
 .batch .counts { margin: 0 0 4px; font-variant-numeric: tabular-nums; }
+.payer { margin: 10px 0; }
+.payer h3 { font-size: 1rem; margin: 6px 0; }
+.mandate { border-top: 1px solid var(--line); padding: 6px 0 8px; }
+.mandate h4 { margin: 4px 0; font-size: 0.95rem; }
+.mandate .mandate-status { margin: 0 0 4px; }
+.mandate .terms { margin-bottom: 6px; }
+.mandate caption { text-align: left; font-weight: 600; padding: 4px 0; }
+.mandate .actions { display: flex; gap: 10px; margin: 6px 0; }
 .cards { list-style: none; padding: 0; margin: 0; display: grid; gap: 10px; grid-template-columns: repeat(auto-fill, minmax(320px, 1fr)); }
 .card { border: 2px solid var(--wait); border-radius: 10px; padding: 10px 12px; }
 .card .amount { font-size: 1.5rem; font-weight: 700; margin: 2px 0; }
@@ -28,7 +37,7 @@ th, td { text-align: left; padding: 5px 8px; border-bottom: 1px solid var(--line
 .scroll { overflow-x: auto; }
 .status { font-weight: 700; }
 .status-SUCCESSFUL, .status-APPROVED, .http-ok { color: var(--ok); }
-.status-FAILED, .status-DENIED, .status-EXPIRED, .http-bad { color: var(--bad); }
+.status-FAILED, .status-DENIED, .status-EXPIRED, .status-DECLINED, .status-CANCELLED, .http-bad { color: var(--bad); }
 .status-PENDING, .status-CREATED { color: var(--wait); }
 pre { margin: 4px 0 0; font-size: 0.8rem; white-space: pre-wrap; word-break: break-all; }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; margin: 0; }

@@ -1,7 +1,9 @@
+import { SUBSCRIPTIONS_SCRIPT } from './script-subscriptions';
+
 /**
  * The page's script: plain browser JavaScript, no framework. It renders each `state`
  * event of /_simulator/events in place (keyed rows, so that a focused button survives an
- * update), batches included, and calls the control routes for Approve, Decline, Resend,
+ * update), batches and subscriptions included, and calls the control routes for Approve, Decline, Resend,
  * Arm and Disarm.
  * Text goes in through textContent only: request bodies never become markup.
  */
@@ -156,11 +158,13 @@ export const PAGE_SCRIPT = String.raw`'use strict';
     return what + ' for ' + (fault.match || 'any request');
   }
 
+${SUBSCRIPTIONS_SCRIPT}
   function render(state) {
     $('environment').textContent = 'Served at ' + location.origin + ' · target environment ' + state.targetEnvironment + ' · currency ' + state.currency;
     var pending = state.items.filter(function (item) { return item.decidable; });
     $('pending-empty').hidden = pending.length > 0;
     sync($('pending'), pending, function (item) { return item.id; }, pendingCard, updateCard);
+    renderPayers(state.payers);
     $('batches-empty').hidden = state.batches.length > 0;
     sync($('batches'), state.batches, function (batch) { return batch.id; }, batchBlock, updateBatch);
     $('transactions-empty').hidden = state.items.length > 0;
@@ -184,6 +188,7 @@ export const PAGE_SCRIPT = String.raw`'use strict';
 
   $('pending-title').tabIndex = -1;
   $('faults-title').tabIndex = -1;
+  $('subscriptions-title').tabIndex = -1;
   $('arm-fault').addEventListener('submit', function (event) {
     event.preventDefault();
     var form = event.target;

@@ -1,6 +1,7 @@
 import type { Engine } from '../engine';
 import type { Fault, Party, Product } from '../types';
 import { batchesOf, type PageBatch } from './batches';
+import { type PagePayer, payersOf } from './subscriptions';
 
 /**
  * What the payer's phone page shows, computed from the engine's public state, so that any
@@ -12,6 +13,8 @@ export interface PageSnapshot {
   readonly items: readonly PageItem[];
   /** Batches run against the simulator (docs/simulator.md, "Batches on the page"). */
   readonly batches: readonly PageBatch[];
+  /** Each payer's pre-approvals and the charges under them ("Subscriptions on the page"). */
+  readonly payers: readonly PagePayer[];
   readonly callbacks: readonly PageCallback[];
   readonly balances: readonly { product: Product; availableBalance: string; currency: string }[];
   readonly faults: readonly { id: number; fault: Fault; remaining: number }[];
@@ -87,6 +90,7 @@ export function snapshot(engine: Engine): PageSnapshot {
     currency: options.currency,
     items: [...transactions, ...consents].sort((a, b) => b.createdAt - a.createdAt),
     batches: batchesOf(all),
+    payers: payersOf(all, partnersOf(engine)),
     callbacks: callbacks.log.map((entry, index) => ({
       index,
       url: entry.url,
@@ -108,6 +112,16 @@ export function snapshot(engine: Engine): PageSnapshot {
       ...apiUsers.list().map((user) => ({ ...user, origin: 'provisioned' as const })),
     ],
   };
+}
+
+/** Each pre-approval's partner: the API user that asked for it (its payee). */
+function partnersOf(engine: Engine): Map<string, string> {
+  const partners = new Map<string, string>();
+  for (const tx of engine.internals.ledger.all()) {
+    const user = tx.extra?.payeeUser;
+    if (tx.operation === 'collection.preApproval' && user) partners.set(tx.referenceId, user);
+  }
+  return partners;
 }
 
 function record(value: unknown): Record<string, unknown> {

@@ -119,23 +119,29 @@ function details(tx: TxRecord, expiresAt: number | undefined, preApprovalId: str
  * user), still active (approved, unexpired, uncancelled), is not put to the payer: a
  * number whose prompt is never answered (`123453`, `123454`) settles SUCCESSFUL after
  * settleMs; the other numbers' outcomes (funds, limits, unknown payer) stand
- * (docs/assumptions.md SB1).
+ * (docs/assumptions.md SB1). Whatever its outcome, the request is recorded as made under
+ * that pre-approval (`underPreApproval`: the one approved last, when a renewal and the
+ * mandate it renews are both active; docs/assumptions.md SP1), for the payer's page.
  */
 export function withoutPromptUnderMandate(parsed: ParsedCreate, ctx: RouteContext): ParsedCreate {
   const payer = parsed.payer;
-  if (!payer || planOutcome(payer, 'payer').kind !== 'never') return parsed;
+  if (!payer) return parsed;
   const payee = caller(ctx);
-  const mandated = ctx.ledger
-    .all()
-    .some(
-      (tx) =>
-        tx.operation === 'collection.preApproval' &&
-        tx.extra?.payeeUser === payee &&
-        tx.payer !== undefined &&
-        samePartyId(tx.payer, payer.partyIdType, payer.partyId) &&
-        preApprovalView(tx, ctx.now)?.state === 'APPROVED',
-    );
-  return mandated ? { ...parsed, plan: { kind: 'normal' } } : parsed;
+  let mandate: { id: string; approvedAt: number } | undefined;
+  for (const tx of ctx.ledger.preApprovalsOf(payer)) {
+    if (tx.extra?.payeeUser !== payee) continue;
+    if (!tx.payer || !samePartyId(tx.payer, payer.partyIdType, payer.partyId)) continue;
+    const view = preApprovalView(tx, ctx.now);
+    const approvedAt = tx.finalizedAt ?? tx.createdAt;
+    if (view?.state === 'APPROVED' && (!mandate || approvedAt >= mandate.approvedAt)) {
+      mandate = { id: view.preApprovalId, approvedAt };
+    }
+  }
+  if (!mandate) return parsed;
+  const linked = { ...parsed, extra: { ...parsed.extra, underPreApproval: mandate.id } };
+  return planOutcome(payer, 'payer').kind === 'never'
+    ? { ...linked, plan: { kind: 'normal' } }
+    : linked;
 }
 
 /** GET /collection/v1_0/preapprovals/{idType}/{id}: the caller's approved ones, or []. */
