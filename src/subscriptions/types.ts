@@ -61,9 +61,10 @@ export interface SubscriptionRunnerOptions {
    * rolls both back, and a later pass records the outcome and runs this again); elsewhere
    * after it is recorded, `tx` undefined (a throw leaves the charge marked `notified:
    * false`, and the next pass runs this again). At least once per outcome: make it
-   * idempotent. A throw is in the pass's `errors` (`onCharge: ...`).
+   * idempotent. A throw is in the pass's `errors` (`onCharge: ...`). On PostgreSQL, type
+   * `tx` as your client: `onCharge: async (charge, tx?: pg.PoolClient) => { ... }`.
    */
-  onCharge?: ((charge: SubscriptionChargeEvent, tx?: unknown) => Promise<void> | void) | undefined;
+  onCharge?(charge: SubscriptionChargeEvent, tx?: unknown): Promise<void> | void;
   /** Time between passes (real time, default 5 000 ms). */
   intervalMs?: number | undefined;
   /** Each pass's report. */
