@@ -105,4 +105,30 @@ describeWithPostgres('subscriptions onCharge in the PostgreSQL store transaction
     expect(await world.subs.runDue({ onCharge })).toMatchObject({ processed: 0, charges: [] });
     expect(calls).toHaveLength(2);
   });
+
+  it('a transaction onCharge left failed (a caught statement error) commits nothing, and runs again', async () => {
+    const { world, record, rows, stored } = await gym();
+    let calls = 0;
+    const onCharge = async (charge: SubscriptionChargeEvent, tx: unknown) => {
+      calls += 1;
+      await record(charge, tx);
+      // A statement of the partner's own fails and is caught: PostgreSQL keeps the
+      // transaction failed, and its COMMIT is a ROLLBACK.
+      if (calls === 1)
+        await (tx as pg.PoolClient).query('SELECT * FROM no_such_table').catch(() => {});
+    };
+    const first = await world.subs.runDue({ onCharge });
+    expect(first.errors).toEqual([
+      {
+        key: 'member-42',
+        error: 'onCharge: onCharge left its transaction failed: rolled back, nothing recorded',
+      },
+    ]);
+    expect(await rows()).toEqual([]);
+    expect((await stored())?.charges[0]?.status).toBe('PENDING');
+    expect((await world.subs.runDue({ onCharge })).errors).toEqual([]);
+    expect(calls).toBe(2);
+    expect(await rows()).toEqual([{ key: 'member-42', paid_period: 0, status: 'SUCCESSFUL' }]);
+    expect(requestsToPay(world.sim).get('member-42/0')).toEqual({ created: 1, successful: 1 });
+  });
 });
