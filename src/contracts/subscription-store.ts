@@ -56,6 +56,13 @@ export interface SubscriptionCharge {
   at: number;
   /** The invoice sent once the retries were spent (plan's `invoiceFallback`). */
   invoice?: { referenceId: string; status: SubscriptionChargeStatus; reason?: string } | undefined;
+  /**
+   * `false`: the outcome is recorded but the runner's `onCharge` has not returned for it
+   * yet (a store without `putInTransaction` records it so, runs `onCharge`, then records
+   * it again without the mark). Keep it as given: the next pass runs `onCharge` for it
+   * again. Absent otherwise.
+   */
+  notified?: false | undefined;
 }
 
 /** A subscription, as `subs.get()` gives it and the store keeps it. */
@@ -121,6 +128,20 @@ export interface SubscriptionStore {
    * another writer came first. Keeps the due index on `subscription.dueAt`.
    */
   put(subscription: Subscription, expected: number | undefined): Promise<number | undefined>;
+  /**
+   * Optional (a store without it keeps working: `onCharge` then runs after the write, at
+   * least once by the charge's `notified` mark). As `put`, in one transaction of the
+   * store's that also runs `within(tx)`, `tx` the store's transaction handle (the
+   * PostgreSQL store's: its pool client), after the write and before the commit: the
+   * write and what `within` did commit together. A throw in `within` rolls both back and
+   * is rethrown; when another writer came first, nothing is written, `within` is not run,
+   * and it resolves with undefined.
+   */
+  putInTransaction?(
+    subscription: Subscription,
+    expected: number | undefined,
+    within: (tx: unknown) => Promise<void>,
+  ): Promise<number | undefined>;
   /** Keys whose `dueAt` is at or before `now`, soonest first, at most `limit`. */
   due(now: number, limit: number): Promise<string[]>;
   /** The subscriptions the filter names (by status, due before a time, at most a limit). */

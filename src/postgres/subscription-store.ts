@@ -5,7 +5,8 @@ import type {
   SubscriptionPlan,
   SubscriptionStore,
 } from 'momo-partner-sdk';
-import type { PostgresConnection } from './connection';
+import type { PostgresConnection, PostgresPoolClient, PostgresResult } from './connection';
+import { inTransaction } from './transaction';
 
 /**
  * Subscriptions in the partner's PostgreSQL, for any number of runners: plans in
@@ -13,7 +14,8 @@ import type { PostgresConnection } from './connection';
  * written by compare-and-set on its `version` (an INSERT that does nothing on a key
  * already there, an UPDATE naming the version read), each write durable once it returns.
  * `due(now)` reads the partial index on `due_at` (only subscriptions not stopped), never
- * every row.
+ * every row. `putInTransaction` writes in a transaction that also runs the subscriptions'
+ * `onCharge(charge, tx)`: the charge's outcome and the partner's own rows commit together.
  */
 export class PostgresSubscriptionStore implements SubscriptionStore {
   readonly #db: PostgresConnection;
@@ -53,16 +55,49 @@ export class PostgresSubscriptionStore implements SubscriptionStore {
   }
 
   async put(subscription: Subscription, expected: number | undefined): Promise<number | undefined> {
+    return this.#write((text, values) => this.#db.query(text, values), subscription, expected);
+  }
+
+  /**
+   * As `put`, in one transaction on a client of the pool: the INSERT or UPDATE, then
+   * `within(client)` (the subscriptions' `onCharge`), then COMMIT. A throw rolls both back
+   * and is rethrown; a write refused (another writer came first) runs nothing.
+   */
+  async putInTransaction(
+    subscription: Subscription,
+    expected: number | undefined,
+    within: (tx: PostgresPoolClient) => Promise<void>,
+  ): Promise<number | undefined> {
+    return inTransaction(
+      this.#db,
+      async (client) => {
+        const version = await this.#write(
+          (text, values) => client.query(text, values),
+          subscription,
+          expected,
+        );
+        if (version !== undefined) await within(client);
+        return version;
+      },
+      'onCharge',
+    );
+  }
+
+  async #write(
+    query: (text: string, values: unknown[]) => Promise<PostgresResult>,
+    subscription: Subscription,
+    expected: number | undefined,
+  ): Promise<number | undefined> {
     const { key, plan, status, dueAt } = subscription;
     const values = [key, plan, status, dueAt ?? null, JSON.stringify(subscription)];
     const { rows } =
       expected === undefined
-        ? await this.#db.query(
+        ? await query(
             `INSERT INTO ${this.#table} (key, version, plan, status, due_at, subscription)
              VALUES ($1, 1, $2, $3, $4, $5::jsonb) ON CONFLICT (key) DO NOTHING RETURNING version`,
             values,
           )
-        : await this.#db.query(
+        : await query(
             `UPDATE ${this.#table} SET version = version + 1, plan = $2, status = $3,
                due_at = $4, subscription = $5::jsonb, updated_at = now()
              WHERE key = $1 AND version = $6 RETURNING version`,

@@ -1,7 +1,8 @@
 import { type PostgresConnection, type PostgresPoolClient, withClient } from './connection';
 
 /**
- * `use` in one transaction on a client of the pool: BEGIN, `use(client)`, COMMIT. A throw
+ * `use` in one transaction on a client of the pool: BEGIN, `use(client)`, COMMIT (`hook`:
+ * the partner's code `use` runs, as an error names it). A throw
  * (the SDK's statement's or the partner's code run in it) rolls it back and is rethrown. A
  * transaction that code left failed (a statement of its own failed, and was caught) ends
  * in PostgreSQL's ROLLBACK at COMMIT: an error saying so, nothing written.
@@ -9,6 +10,7 @@ import { type PostgresConnection, type PostgresPoolClient, withClient } from './
 export function inTransaction<T>(
   db: PostgresConnection,
   use: (client: PostgresPoolClient) => Promise<T>,
+  hook = 'onItemSettled',
 ): Promise<T> {
   return withClient(db.pool, async (client, broke) => {
     await client.query('BEGIN');
@@ -16,7 +18,7 @@ export function inTransaction<T>(
       const result = await use(client);
       const done = (await client.query('COMMIT')) as { command?: unknown };
       if (done.command === 'ROLLBACK') {
-        throw new Error('onItemSettled left its transaction failed: rolled back, nothing recorded');
+        throw new Error(`${hook} left its transaction failed: rolled back, nothing recorded`);
       }
       return result;
     } catch (error) {

@@ -90,6 +90,9 @@ export class Subscriptions {
 
   /** A loop of passes, on any number of instances (each subscription worked on by one at a time). */
   start(options: SubscriptionRunnerOptions = {}): SubscriptionRunner {
+    if (options.onCharge !== undefined && typeof options.onCharge !== 'function') {
+      throw issue('onCharge', 'must be a function');
+    }
     const runner = this.#engine.then((engine) => engine.start(options));
     runner.catch(() => {}); // reported by stop()
     return { stop: async () => (await runner).stop() };

@@ -6,6 +6,7 @@ import type {
   SubscriptionStore,
 } from '../contracts/subscription-store';
 import { LostClaim, type StepContext } from './context';
+import { deliverAfter, eventOf, OnChargeFailed, putNotifying, unnotified } from './notify';
 import { step } from './step';
 import type { RunDueReport, SubscriptionChargeEvent, SubscriptionRunnerOptions } from './types';
 
@@ -27,8 +28,9 @@ const PAGE = 1000;
 /**
  * One pass at `now`: the due index read page by page (only the subscriptions due, never
  * all of them), each due subscription claimed (a lease written by compare-and-set: one
- * runner at a time), brought up to date by `step`, and let go. `onCharge` runs once its
- * outcome is recorded.
+ * runner at a time), brought up to date by `step`, and let go. `onCharge` runs at least
+ * once per outcome: in the store's transaction that records it (`putInTransaction`), or
+ * after it is recorded with the charge marked `notified: false` until it returned.
  */
 export async function runPass(
   pass: PassContext,
@@ -84,12 +86,14 @@ async function one(
     return;
   }
   let version: number | undefined = stored.version;
+  const changed: SubscriptionCharge[] = []; // outcomes not written yet
+  const recorded: SubscriptionChargeEvent[] = [];
   const save = async (s: Subscription) => {
     s.updatedAt = now;
-    version = await pass.store.put(s, version);
+    version = await putNotifying(pass.store, s, version, onCharge);
     if (version === undefined) throw new LostClaim(s.key);
+    for (const charge of changed.splice(0)) recorded.push(eventOf(s, charge));
   };
-  const events: SubscriptionCharge[] = [];
   const ctx: StepContext = {
     momo: pass.momo,
     secret: pass.secret,
@@ -97,42 +101,53 @@ async function one(
     waitMs: pass.waitMs,
     recheckMs: pass.recheckMs,
     save,
-    changed: (_s, charge) => events.push(structuredClone(charge)),
+    changed: (_s, charge) => {
+      if (onCharge) charge.notified = false; // cleared once onCharge returned (or committed)
+      changed.push(charge);
+    },
   };
   try {
     sub.lease = { owner, until: Date.now() + LEASE_MS };
     await save(sub);
     await step(ctx, sub, plan);
+    // Without a transaction: onCharge now, once the outcomes are recorded (marked).
+    const threw =
+      onCharge && !pass.store.putInTransaction ? await deliverAfter(sub, onCharge) : undefined;
+    if (threw) report.errors.push({ key, error: `onCharge: ${threw.message}` });
+    if (unnotified(sub).length > 0) sub.dueAt = Math.min(sub.dueAt ?? Infinity, now + 1);
+    else if (sub.status === 'CANCELLED' || sub.status === 'ENDED') sub.dueAt = undefined;
     sub.lease = undefined;
     await save(sub);
   } catch (error) {
+    tally(report, recorded);
     if (error instanceof LostClaim) {
       report.skipped += 1;
       return;
     }
     report.errors.push({
       key,
-      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      error:
+        error instanceof OnChargeFailed
+          ? `onCharge: ${error.message}`
+          : error instanceof Error
+            ? `${error.name}: ${error.message}`
+            : String(error),
     });
     await letGo(pass.store, key, owner);
     return;
   }
   report.processed += 1;
-  for (const charge of events) {
-    const event: SubscriptionChargeEvent = { key, ...charge, subscriptionStatus: sub.status };
+  tally(report, recorded);
+}
+
+/** The outcomes a subscription's pass recorded, into the report. */
+function tally(report: RunDueReport, recorded: SubscriptionChargeEvent[]): void {
+  for (const event of recorded) {
     report.charges.push(event);
-    if (charge.invoice?.status === 'PENDING') report.counts.invoiced += 1;
-    else if (charge.status === 'SUCCESSFUL' || charge.invoice?.status === 'SUCCESSFUL')
+    if (event.invoice?.status === 'PENDING') report.counts.invoiced += 1;
+    else if (event.status === 'SUCCESSFUL' || event.invoice?.status === 'SUCCESSFUL')
       report.counts.successful += 1;
     else report.counts.failed += 1;
-    try {
-      await onCharge?.(event);
-    } catch (error) {
-      report.errors.push({
-        key,
-        error: `onCharge: ${error instanceof Error ? error.message : String(error)}`,
-      });
-    }
   }
 }
 

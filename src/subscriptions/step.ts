@@ -86,6 +86,8 @@ async function decide(ctx: StepContext, sub: Subscription, plan: Plan, charge: S
     sub.reason = charge.reason;
     sub.nextChargeAt = ctx.now + (delayMs(plan.retry[charge.attempt - 1]) as number);
   } else if (plan.invoiceFallback) {
+    sub.status = 'PAST_DUE'; // its invoice follows
+    sub.reason = charge.reason;
     await ctx.save(sub);
     return true; // its invoice is sent at once, by the next round of `collect`
   } else {

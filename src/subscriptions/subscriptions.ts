@@ -138,6 +138,8 @@ export class SubscriptionEngine {
           mandate.status = 'CANCELLED';
       }
       stop(sub, 'cancelled');
+      // An outcome still owed its onCharge keeps it due: the next pass runs onCharge.
+      if (sub.charges.some((c) => c.notified === false)) sub.dueAt = this.#now();
       sub.lease = undefined;
       sub.updatedAt = this.#now();
       if ((await this.#store.put(sub, stored.version)) !== undefined) return sub;

@@ -35,7 +35,7 @@ export interface SubscriptionChargeEvent extends SubscriptionCharge {
 export interface RunDueOptions {
   /** The pass's time (default the `now` option's). */
   now?: Date | number | undefined;
-  /** Called once each charge's outcome is recorded in this pass (e.g. to show progress). */
+  /** As `start({ onCharge })`: each charge's outcome, in the store's transaction or after it. */
   onCharge?: SubscriptionRunnerOptions['onCharge'];
 }
 
@@ -54,8 +54,17 @@ export interface RunDueReport {
 
 /** What `subs.start()` takes. */
 export interface SubscriptionRunnerOptions {
-  /** Called once a charge's outcome is recorded (at least once per outcome; a throw is reported in the pass). */
-  onCharge?: ((charge: SubscriptionChargeEvent, tx?: unknown) => Promise<void> | void) | undefined;
+  /**
+   * Runs for each charge whose outcome (SUCCESSFUL, FAILED, paid or failed by its invoice)
+   * a pass records: with a store that has transactions (PostgreSQL) in the one that
+   * records it, `tx` its client (your update and the outcome commit together; a throw
+   * rolls both back, and a later pass records the outcome and runs this again); elsewhere
+   * after it is recorded, `tx` undefined (a throw leaves the charge marked `notified:
+   * false`, and the next pass runs this again). At least once per outcome: make it
+   * idempotent. A throw is in the pass's `errors` (`onCharge: ...`). On PostgreSQL, type
+   * `tx` as your client: `onCharge: async (charge, tx?: pg.PoolClient) => { ... }`.
+   */
+  onCharge?(charge: SubscriptionChargeEvent, tx?: unknown): Promise<void> | void;
   /** Time between passes (real time, default 5 000 ms). */
   intervalMs?: number | undefined;
   /** Each pass's report. */

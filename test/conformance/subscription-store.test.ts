@@ -60,6 +60,30 @@ describe('the subscription store suite against broken stores', () => {
     );
   });
 
+  it('fails a putInTransaction that runs within() after a write it cannot roll back', async () => {
+    const report = await checkSubscriptionStore(
+      broken((real) => ({
+        putInTransaction: async (subscription, expected, within) => {
+          const version = await real.put(subscription, expected);
+          if (version !== undefined) await within(undefined);
+          return version;
+        },
+      })),
+    );
+    expect(report.failed.map((f) => f.case)).toEqual([
+      'putInTransaction rolls the write back when within throws, and rethrows',
+    ]);
+    expect(report.passed).toContain(
+      'putInTransaction writes nothing and runs nothing when another writer came first',
+    );
+  });
+
+  it('skips the putInTransaction cases of a store without it (it is optional)', async () => {
+    const report = await checkSubscriptionStore(() => memorySubscriptionStore());
+    expect(report.ok).toBe(true);
+    expect(report.skipped).toHaveLength(3);
+  });
+
   it('fails a store whose due index gives every indexed key, due or not', async () => {
     const report = await checkSubscriptionStore(
       broken((real) => ({ due: (_now, limit) => real.due(Number.MAX_SAFE_INTEGER, limit) })),

@@ -10,6 +10,7 @@ import {
   RedisSubscriptionStore,
 } from 'momo-partner-sdk/redis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { gymMonthly, payer, requestsToPay, setup, T0 } from '../subscriptions/support';
 import { aYearOn } from '../subscriptions/year';
 import { type ConnectedClient, connectClient } from './support/clients';
 import { RedisCluster } from './support/redis-cluster';
@@ -53,6 +54,41 @@ describeWithRedis('RedisSubscriptionStore on one server', () => {
       await shared.close();
     }
   }, 120_000);
+
+  it('onCharge runs after the write, tx undefined; a throw is kept (notified: false) and run again', async () => {
+    const shared = createRedisState(redis.client, { prefix: prefix() });
+    try {
+      const world = setup({ store: shared.subscriptionStore });
+      await world.subs.plan(gymMonthly);
+      await world.subs.subscribe({
+        key: 'member-42',
+        plan: 'gym-monthly',
+        payer: payer('233244555720'),
+        startAt: T0,
+      });
+      const calls: unknown[] = [];
+      const onCharge = (charge: { period: number; status: string }, tx?: unknown) => {
+        calls.push([charge.period, charge.status, tx]);
+        if (calls.length === 1) throw new Error('the ledger is locked');
+      };
+      const first = await world.subs.runDue({ onCharge });
+      expect(first.errors).toEqual([{ key: 'member-42', error: 'onCharge: the ledger is locked' }]);
+      expect((await world.subs.get('member-42'))?.charges[0]).toMatchObject({
+        status: 'SUCCESSFUL',
+        notified: false,
+      });
+      world.sim.clock.advance(60_000);
+      expect((await world.subs.runDue({ onCharge })).errors).toEqual([]);
+      expect(calls).toEqual([
+        [0, 'SUCCESSFUL', undefined],
+        [0, 'SUCCESSFUL', undefined],
+      ]);
+      expect((await world.subs.get('member-42'))?.charges[0]).not.toHaveProperty('notified');
+      expect(requestsToPay(world.sim).get('member-42/0')).toEqual({ created: 1, successful: 1 });
+    } finally {
+      await shared.close();
+    }
+  });
 
   it('puts right an index entry left early or stale by a write that died half way', async () => {
     const p = prefix();

@@ -96,6 +96,10 @@ describe('subscriptions: a year of monthly charges', () => {
     await expect(world.subs.plan({ ...gymMonthly, retry: ['soon'] })).rejects.toMatchObject({
       field: 'retry',
     });
+    expect(() => world.subs.start({ onCharge: 'book it' as never })).toThrow(ValidationError);
+    await expect(world.subs.runDue({ onCharge: 42 as never })).rejects.toMatchObject({
+      field: 'onCharge',
+    });
     await world.subs.plan(gymMonthly);
     await expect(
       world.subs.subscribe({ key: 'm', plan: 'nope', payer: payer('233244555012'), startAt: T0 }),
