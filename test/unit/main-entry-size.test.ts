@@ -10,11 +10,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 const ENTRY = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
 
 /**
- * Round 5's size at its last merge (85093d3): "no growth for partners who never pay a
- * list" (docs/size-and-startup.md). A change that adds bytes here takes as many out
- * elsewhere, or says in that page why it may not.
+ * Round 5's size (docs/size-and-startup.md, "The main entry after round 5"): "no growth
+ * for partners who never pay a list". A change that adds bytes here takes as many out
+ * elsewhere, or says in that page why it may not, and moves this line in the same commit.
  */
-const CEILING_GZIP_BYTES = 74_642;
+const CEILING_GZIP_BYTES = 74_729;
 
 async function mainEntry() {
   const result = await build({
