@@ -2,10 +2,11 @@ import type { ClientSurface } from '../client-surface';
 import type { BatchHandle } from '../contracts/batch-store';
 import { checkItem } from '../payments/check';
 import { fingerprint, randomReferenceId } from '../payments/ids';
+import { pacedCalls } from '../payments/pacing';
 import { checkRunOptions } from './check';
 import { FirstLookupPlanner } from './first-lookup';
 import { adoptRecord, type RunContext, Slot, usedKey } from './item';
-import { Pacer, Slots } from './pacing';
+import { Slots } from './send-slots';
 import { buildReport, moneyOf, ProgressCounts } from './summary';
 import { runOrTakeOver } from './takeover';
 import type { BatchItem, BatchReport, BatchReportItem, BatchRunOptions } from './types';
@@ -54,7 +55,7 @@ export class Batches {
       momo: this.#momo,
       options,
       handle,
-      pacer: new Pacer(options.createRate),
+      paced: pacedCalls(options.createRate),
       progress,
       firstLookup: new FirstLookupPlanner(),
       owner: randomReferenceId(),

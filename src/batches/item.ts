@@ -8,7 +8,6 @@ import { accountHolderActive } from './account-check';
 import type { FirstLookupPlanner } from './first-lookup';
 import { HeldClaim } from './held-claim';
 import type { BatchOperationSpec, FinalLike } from './operations';
-import type { Pacer } from './pacing';
 import { recordFinal } from './settled';
 import type { ProgressCounts } from './summary';
 import type { BatchItemStatus, BatchRunOptions } from './types';
@@ -45,7 +44,8 @@ export interface RunContext {
   momo: ClientSurface;
   options: BatchRunOptions;
   handle: BatchHandle;
-  pacer: Pacer;
+  /** Request options of its creating calls: the run's `createRate` kept by the client's admission stage. */
+  paced: object;
   progress: ProgressCounts;
   /** When to look an item up first, learned from the items that settled. */
   firstLookup: FirstLookupPlanner;
@@ -61,7 +61,7 @@ export const TAKEN_OVER = 'claim taken over by another process';
 
 /**
  * One item's way: account check, claim, intent recorded (durably), creating call under
- * its one reference id (a 429 slows the batch and the call is made again; a 409 means an
+ * its one reference id (a 429 pauses the client's creating calls and the call is made again; a 409 means an
  * earlier send landed), the send slot given back, then its wait to SUCCESSFUL or FAILED,
  * started once the provider is likely to have settled it (`FirstLookupPlanner`).
  * Resolves when the item ended or stopped; rejects only for what stops the whole run.
@@ -222,21 +222,20 @@ async function send(
   slot.referenceId = record.referenceId;
   slot.recorded = true;
   const callOptions = {
+    ...run.paced,
     referenceId: record.referenceId,
     tag: `${handle.id}/${slot.key}`,
     ...(typeof item.callbackUrl === 'string' ? { callbackUrl: item.callbackUrl } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   };
   for (;;) {
-    await run.pacer.start(options.signal);
     try {
       await slot.spec?.create(run.momo, item.body as never, callOptions);
       return 'accepted';
     } catch (error) {
       const failure = sendFailure(error);
       switch (failure.kind) {
-        case 'rate-limited':
-          run.pacer.pause(failure.retryAfterMs); // slows the batch; the same id again
+        case 'rate-limited': // the client's admission stage paused its creating calls: the same id again
           continue;
         case 'landed': // the first send of this run met an earlier send (a crash, a lost store)
           return 'existed';

@@ -10,7 +10,7 @@ import {
   TAKEN_OVER,
   usedKey,
 } from './item';
-import type { Slots } from './pacing';
+import type { Slots } from './send-slots';
 
 /** How often an item another process holds is looked at, at most (a third of a short lease). */
 const MAX_POLL_MS = 1_000;
