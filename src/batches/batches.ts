@@ -4,6 +4,7 @@ import { checkItem } from '../payments/check';
 import { fingerprint, randomReferenceId } from '../payments/ids';
 import { pacedCalls } from '../payments/pacing';
 import { checkRunOptions } from './check';
+import { batchClaims } from './claims';
 import { FirstLookupPlanner } from './first-lookup';
 import { adoptRecord, type RunContext, Slot, usedKey } from './item';
 import { Slots } from './send-slots';
@@ -51,6 +52,7 @@ export class Batches {
         if (slot.status === 'FAILED') c.failed += 1;
       }
     });
+    const owner = randomReferenceId();
     const run: RunContext = {
       momo: this.#momo,
       options,
@@ -58,7 +60,8 @@ export class Batches {
       paced: pacedCalls(options.createRate),
       progress,
       firstLookup: new FirstLookupPlanner(),
-      owner: randomReferenceId(),
+      owner,
+      claims: batchClaims(handle, owner),
     };
     await sendAll(run, slots, kept ?? (items as Items));
     return buildReport(slots.map(reportItem), (index) => moneyOfSlot(slots[index]));

@@ -1,12 +1,14 @@
 import type { ClientSurface } from '../client-surface';
 import type { BatchClaimToken, BatchHandle, BatchRecord } from '../contracts/batch-store';
 import { isApiError, isMomoError, isWaitTimeoutError } from '../errors';
+import type { ClaimHolder, HeldClaim } from '../payments/claims';
+import { TAKEN_OVER } from '../payments/claims';
 import { reasonCode, sendFailure, stopsTheRun } from '../payments/failure';
 import { derivedReferenceId, fingerprint, randomReferenceId } from '../payments/ids';
 import { AdoptedCheck } from '../payments/verify';
 import { accountHolderActive } from './account-check';
+import { LEASE_MS } from './claims';
 import type { FirstLookupPlanner } from './first-lookup';
-import { HeldClaim } from './held-claim';
 import type { BatchOperationSpec, FinalLike } from './operations';
 import { recordFinal } from './settled';
 import type { ProgressCounts } from './summary';
@@ -51,13 +53,13 @@ export interface RunContext {
   firstLookup: FirstLookupPlanner;
   /** This run's name as a claim owner. */
   owner: string;
+  /** Every claim the run holds, renewed together (./claims.ts). */
+  claims: ClaimHolder;
 }
 
-/** The claim's lease when the store names none (renewed at a third of it while in flight). */
-export const LEASE_MS = 15_000;
-/** Why an item is left to another process: it holds the claim, or took it over. */
+/** Why an item is left to another process: it holds the claim, or took it over (or it lapsed). */
 export const CLAIMED = 'claimed by another process';
-export const TAKEN_OVER = 'claim taken over by another process';
+export { TAKEN_OVER };
 
 /**
  * One item's way: account check, claim, intent recorded (durably), creating call under
@@ -97,7 +99,7 @@ export async function runItem(
     const leaseMs = handle.leaseMs ?? LEASE_MS;
     const token = taken ?? (await handle.claim(slot.key, run.owner, leaseMs));
     if (token === undefined) return end('UNRESOLVED', CLAIMED);
-    claim = new HeldClaim(handle, slot.key, run.owner, leaseMs, token);
+    claim = run.claims.hold(slot.key, token);
     // Another process may have recorded the item since this run read the store.
     const current = await handle.get(slot.key);
     if (current && current.fingerprint !== slot.fingerprint) {
@@ -154,7 +156,7 @@ export async function runItem(
     end('UNRESOLVED', (isApiError(error) && error.code) || error.name);
   } finally {
     freeSendSlot();
-    await claim?.stop();
+    if (claim) await run.claims.letGo(claim);
     if (claim && !claim.lost) await handle.release(slot.key, claim.token);
   }
 }

@@ -1,9 +1,9 @@
 import type { BatchClaimToken, BatchRecord } from '../contracts/batch-store';
 import { sleep } from '../payments/time';
+import { LEASE_MS } from './claims';
 import {
   adoptRecord,
   CLAIMED,
-  LEASE_MS,
   type RunContext,
   runItem,
   type Slot,
