@@ -128,7 +128,7 @@ describe('the conformance checks, as a partner calls them', () => {
     expect(String(report.failed[0]?.error)).toMatch(/ConformanceError: .*expected false, got true/);
     expect(() => assertConforms(report)).toThrow(AggregateError);
     expect(() => assertConforms(report)).toThrow(
-      /batch store: 4 of 13 cases failed\n- fences off the writes of an owner whose lease was taken over: a stale outcome: expected false, got true/,
+      /batch store: 4 of 14 cases failed\n- fences off the writes of an owner whose lease was taken over: a stale outcome: expected false, got true/,
     );
   });
 
@@ -155,6 +155,31 @@ describe('the conformance checks, as a partner calls them', () => {
       'fences off the writes of an owner whose lease was taken over',
       "keeps a renewed claim past its first lease: another owner waits for the renewal's",
       "refuses a claim while another owner's lease runs, grants it once the lease ran out",
+    ]);
+  });
+
+  it('fail a batch store whose renew() renews what it was given, whatever its token', async () => {
+    const careless = (): BatchStore => {
+      const inner = memoryBatchStore();
+      return {
+        async open(id) {
+          const batch = await inner.open(id);
+          return {
+            id: batch.id,
+            records: () => batch.records(),
+            get: (key) => batch.get(key),
+            close: () => batch.close(),
+            claim: (key, owner, leaseMs) => batch.claim(key, owner, leaseMs),
+            release: (key, token) => batch.release(key, token),
+            recordIntent: (intent, token) => batch.recordIntent(intent, token),
+            recordOutcome: (key, outcome, token) => batch.recordOutcome(key, outcome, token),
+            renew: async (claims) => new Set(claims.map((c) => c.token)),
+          };
+        },
+      };
+    };
+    expect(failedCases(await checkBatchStore(careless, { pass }))).toEqual([
+      'renews many claims in one call (renew, optional): the live ones, their tokens unchanged',
     ]);
   });
 
