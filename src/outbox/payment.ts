@@ -193,13 +193,14 @@ function giveBack<Tx>(
  */
 async function record<T>(log: RelayLog, held: Held, write: () => Promise<T>) {
   for (let failures = 0; ; failures++) {
+    if (!held.lease.live()) return false; // taken over, or lapsed unrenewed: write nothing
     try {
       const result = await write();
       log.working('database');
       return result;
     } catch (error) {
       log.failing('database', error);
-      if (held.lease.lost || Date.now() >= held.lease.leaseUntil) return false;
+      if (!held.lease.live()) return false;
       await pause(databaseRetryIn(failures), held.lease.signal);
     }
   }

@@ -29,6 +29,10 @@ export interface ClaimHolderEvents {
   failed?(error: unknown): void;
 }
 
+/** Why a claim is lost. */
+export const TAKEN_OVER = 'claim taken over by another process';
+export const LAPSED = 'claim lapsed unrenewed (the store could not be reached)';
+
 /** One held claim: its current token, until when its lease runs, and whether it was lost. */
 export class HeldClaim implements ClaimRef {
   readonly key: string;
@@ -58,9 +62,29 @@ export class HeldClaim implements ClaimRef {
     return this.#lost.signal;
   }
 
-  /** Runs a store write with the current token, after any renewal of this claim in progress. */
+  /**
+   * Whether the claim still holds: not lost, and its lease not run out on this process's
+   * clock (then it is lost now: lapsed).
+   */
+  live(): boolean {
+    if (!this.lost && Date.now() >= this.leaseUntil) this.lose(LAPSED);
+    return !this.lost;
+  }
+
+  /**
+   * Runs a store write with the current token, after any renewal of this claim in
+   * progress; rejects, writing nothing, once the claim is lost or its lease ran out.
+   */
   write<T>(write: (token: string) => Promise<T>): Promise<T> {
-    const done = this.#queue.then(() => write(this.#token));
+    return this.queue(() => {
+      if (!this.live()) throw this.#lost.signal.reason;
+      return write(this.#token);
+    });
+  }
+
+  /** Runs `step` after the writes (and renewal) queued so far. */
+  queue<T>(step: () => Promise<T>): Promise<T> {
+    const done = this.#queue.then(step);
     this.#queue = done.catch(() => {});
     return done;
   }
@@ -81,10 +105,6 @@ export class HeldClaim implements ClaimRef {
     this.leaseUntil = Math.max(this.leaseUntil, until);
   }
 }
-
-/** Why a claim is lost. */
-export const TAKEN_OVER = 'claim taken over by another process';
-export const LAPSED = 'claim lapsed unrenewed (the store could not be reached)';
 
 /**
  * Every claim a driver holds on one store, renewed together at a third of `leaseMs` while
@@ -153,8 +173,7 @@ export class ClaimHolder {
       this.#events.failed?.(error);
     } finally {
       this.#renewing = false;
-      const now = Date.now();
-      for (const claim of this.#held) if (now >= claim.leaseUntil) claim.lose(LAPSED);
+      for (const claim of this.#held) claim.live(); // lapsed unrenewed: lost
     }
   }
 
@@ -164,7 +183,7 @@ export class ClaimHolder {
     claim: HeldClaim,
     until: number,
   ): Promise<void> {
-    return claim.write(async () => {
+    return claim.queue(async () => {
       if (!this.#held.has(claim) || claim.lost) return;
       try {
         const token = await renewal.one(claim);
