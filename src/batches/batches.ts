@@ -2,10 +2,12 @@ import type { ClientSurface } from '../client-surface';
 import type { BatchHandle } from '../contracts/batch-store';
 import { checkItem } from '../payments/check';
 import { fingerprint, randomReferenceId } from '../payments/ids';
+import { pacedCalls } from '../payments/pacing';
 import { checkRunOptions } from './check';
+import { batchClaims } from './claims';
 import { FirstLookupPlanner } from './first-lookup';
 import { adoptRecord, type RunContext, Slot, usedKey } from './item';
-import { Pacer, Slots } from './pacing';
+import { Slots } from './send-slots';
 import { buildReport, moneyOf, ProgressCounts } from './summary';
 import { runOrTakeOver } from './takeover';
 import type { BatchItem, BatchReport, BatchReportItem, BatchRunOptions } from './types';
@@ -50,14 +52,16 @@ export class Batches {
         if (slot.status === 'FAILED') c.failed += 1;
       }
     });
+    const owner = randomReferenceId();
     const run: RunContext = {
       momo: this.#momo,
       options,
       handle,
-      pacer: new Pacer(options.createRate),
+      paced: pacedCalls(options.createRate),
       progress,
       firstLookup: new FirstLookupPlanner(),
-      owner: randomReferenceId(),
+      owner,
+      claims: batchClaims(handle, owner),
     };
     await sendAll(run, slots, kept ?? (items as Items));
     return buildReport(slots.map(reportItem), (index) => moneyOfSlot(slots[index]));

@@ -1,14 +1,15 @@
 import type { ClientSurface } from '../client-surface';
 import type { BatchClaimToken, BatchHandle, BatchRecord } from '../contracts/batch-store';
 import { isApiError, isMomoError, isWaitTimeoutError } from '../errors';
+import type { ClaimHolder, HeldClaim } from '../payments/claims';
+import { TAKEN_OVER } from '../payments/claims';
 import { reasonCode, sendFailure, stopsTheRun } from '../payments/failure';
 import { derivedReferenceId, fingerprint, randomReferenceId } from '../payments/ids';
 import { AdoptedCheck } from '../payments/verify';
 import { accountHolderActive } from './account-check';
+import { LEASE_MS } from './claims';
 import type { FirstLookupPlanner } from './first-lookup';
-import { HeldClaim } from './held-claim';
 import type { BatchOperationSpec, FinalLike } from './operations';
-import type { Pacer } from './pacing';
 import { recordFinal } from './settled';
 import type { ProgressCounts } from './summary';
 import type { BatchItemStatus, BatchRunOptions } from './types';
@@ -45,23 +46,24 @@ export interface RunContext {
   momo: ClientSurface;
   options: BatchRunOptions;
   handle: BatchHandle;
-  pacer: Pacer;
+  /** Request options of its creating calls: the run's `createRate` kept by the client's admission stage. */
+  paced: object;
   progress: ProgressCounts;
   /** When to look an item up first, learned from the items that settled. */
   firstLookup: FirstLookupPlanner;
   /** This run's name as a claim owner. */
   owner: string;
+  /** Every claim the run holds, renewed together (./claims.ts). */
+  claims: ClaimHolder;
 }
 
-/** The claim's lease when the store names none (renewed at a third of it while in flight). */
-export const LEASE_MS = 15_000;
-/** Why an item is left to another process: it holds the claim, or took it over. */
+/** Why an item is left to another process: it holds the claim, or took it over (or it lapsed). */
 export const CLAIMED = 'claimed by another process';
-export const TAKEN_OVER = 'claim taken over by another process';
+export { TAKEN_OVER };
 
 /**
  * One item's way: account check, claim, intent recorded (durably), creating call under
- * its one reference id (a 429 slows the batch and the call is made again; a 409 means an
+ * its one reference id (a 429 pauses the client's creating calls and the call is made again; a 409 means an
  * earlier send landed), the send slot given back, then its wait to SUCCESSFUL or FAILED,
  * started once the provider is likely to have settled it (`FirstLookupPlanner`).
  * Resolves when the item ended or stopped; rejects only for what stops the whole run.
@@ -97,7 +99,7 @@ export async function runItem(
     const leaseMs = handle.leaseMs ?? LEASE_MS;
     const token = taken ?? (await handle.claim(slot.key, run.owner, leaseMs));
     if (token === undefined) return end('UNRESOLVED', CLAIMED);
-    claim = new HeldClaim(handle, slot.key, run.owner, leaseMs, token);
+    claim = run.claims.hold(slot.key, token);
     // Another process may have recorded the item since this run read the store.
     const current = await handle.get(slot.key);
     if (current && current.fingerprint !== slot.fingerprint) {
@@ -154,7 +156,7 @@ export async function runItem(
     end('UNRESOLVED', (isApiError(error) && error.code) || error.name);
   } finally {
     freeSendSlot();
-    await claim?.stop();
+    if (claim) await run.claims.letGo(claim);
     if (claim && !claim.lost) await handle.release(slot.key, claim.token);
   }
 }
@@ -222,21 +224,20 @@ async function send(
   slot.referenceId = record.referenceId;
   slot.recorded = true;
   const callOptions = {
+    ...run.paced,
     referenceId: record.referenceId,
     tag: `${handle.id}/${slot.key}`,
     ...(typeof item.callbackUrl === 'string' ? { callbackUrl: item.callbackUrl } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   };
   for (;;) {
-    await run.pacer.start(options.signal);
     try {
       await slot.spec?.create(run.momo, item.body as never, callOptions);
       return 'accepted';
     } catch (error) {
       const failure = sendFailure(error);
       switch (failure.kind) {
-        case 'rate-limited':
-          run.pacer.pause(failure.retryAfterMs); // slows the batch; the same id again
+        case 'rate-limited': // the client's admission stage paused its creating calls: the same id again
           continue;
         case 'landed': // the first send of this run met an earlier send (a crash, a lost store)
           return 'existed';

@@ -69,6 +69,19 @@ export class LocalHandle implements BatchHandle {
     if (this.#holds(key, token)) this.#leases.delete(key);
   }
 
+  /** Every live claim of these tokens gets `leaseMs` more: one call for them all. */
+  async renew(claims: readonly { key: string; token: BatchClaimToken }[], leaseMs: number) {
+    const now = Date.now();
+    const kept = new Set<BatchClaimToken>();
+    for (const { key, token } of claims) {
+      const lease = this.#leases.get(key);
+      if (lease?.token !== token || lease.until <= now) continue;
+      lease.until = now + leaseMs;
+      kept.add(token);
+    }
+    return kept;
+  }
+
   async recordIntent(intent: BatchIntent, token: BatchClaimToken) {
     if (!this.#holds(intent.key, token)) return undefined;
     const existing = this.#records.get(intent.key);

@@ -1,5 +1,5 @@
 import type { BatchHandle, BatchOutcome } from '../contracts/batch-store';
-import type { HeldClaim } from './held-claim';
+import type { HeldClaim } from '../payments/claims';
 import type { BatchRunOptions, SettledBatchItem } from './types';
 
 /** What the item's slot tells of it (the runner's `Slot`). */

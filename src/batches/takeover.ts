@@ -1,16 +1,16 @@
 import type { BatchClaimToken, BatchRecord } from '../contracts/batch-store';
 import { sleep } from '../payments/time';
+import { LEASE_MS } from './claims';
 import {
   adoptRecord,
   CLAIMED,
-  LEASE_MS,
   type RunContext,
   runItem,
   type Slot,
   TAKEN_OVER,
   usedKey,
 } from './item';
-import type { Slots } from './pacing';
+import type { Slots } from './send-slots';
 
 /** How often an item another process holds is looked at, at most (a third of a short lease). */
 const MAX_POLL_MS = 1_000;

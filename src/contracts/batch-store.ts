@@ -56,8 +56,8 @@ export interface BatchHandle {
   /** The batch id it was opened with. */
   readonly id: string;
   /**
-   * How long the runner claims an item for (it renews the claim at a third of this while
-   * the item is in flight). Default 15 s: a run awaits the items another process holds
+   * How long the runner claims an item for (it renews its claims at a third of this while
+   * the items are in flight: all at once with `renew`). Default 15 s: a run awaits the items another process holds
    * and takes them over once their claim lapses, so a dead process's items go on within
    * a lease.
    */
@@ -75,6 +75,18 @@ export interface BatchHandle {
   claim(key: string, owner: string, leaseMs: number): Promise<BatchClaimToken | undefined>;
   /** Gives the claim up (a no-op with a token that is no longer current). */
   release(key: string, token: BatchClaimToken): Promise<void>;
+  /**
+   * Optional: renews many claims in one round trip (the runner renews everything it holds
+   * of the batch at once, at a third of `leaseMs`). Each claim whose token is still the
+   * key's current one and whose lease has not run out gets `leaseMs` more from now, its
+   * token unchanged; resolves to those tokens. The others are left as they are (not in
+   * the set: the runner stops that item and writes nothing more for it). Without it the
+   * runner renews each claim on its own, by `claim` again (a new token each time).
+   */
+  renew?(
+    claims: readonly { key: string; token: BatchClaimToken }[],
+    leaseMs: number,
+  ): Promise<Set<BatchClaimToken>>;
   /**
    * Records an item's intent, durably, before its first send: resolves only once a crash
    * cannot lose it. The first intent recorded for a key wins: this resolves to the record

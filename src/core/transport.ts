@@ -156,7 +156,7 @@ export class Transport {
     const pending = this.#authorize(plan, n);
     const auth = pending instanceof Promise ? await pending : pending;
     const admission = this.#admission;
-    const lane = admission.lane(plan.op);
+    const lane = admission.lane(plan.op, plan.options);
     const queued = admission.admit(lane, plan, n, deadline, plan.input.queuedUntil);
     if (queued !== undefined) await queued;
     let answer: Answer | undefined;

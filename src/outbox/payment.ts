@@ -8,6 +8,7 @@ import type {
 } from '../contracts/outbox-store';
 import { isWaitTimeoutError } from '../errors';
 import { batchOperation, type PaymentOperation } from '../payments/catalogue';
+import type { HeldClaim } from '../payments/claims';
 import { failureNote, reasonCode, sendFailure } from '../payments/failure';
 import { pause } from '../payments/time';
 import { AdoptedCheck, MISMATCH_CODE } from '../payments/verify';
@@ -25,12 +26,14 @@ export interface RelayContext<Tx> {
   stopping: AbortSignal;
 }
 
-/** A claimed row: lost (aborted) when a renewal finds another relay took it over. */
+/**
+ * A claimed row and its lease, kept by the kernel's claim holder: lost when a renewal
+ * finds another relay took it over, or the lease ran out unrenewed (writes are retried
+ * until then).
+ */
 export interface Held {
   claim: OutboxClaim;
-  lost: AbortController;
-  /** Until when (this process's clock) the lease is thought to run: writes are retried until then. */
-  leaseUntil: number;
+  lease: HeldClaim;
 }
 
 /** Sent (by this call; 'existed': by an earlier one, a 409), final without being created, or to try later (and why). */
@@ -71,14 +74,14 @@ export async function relayPayment<Tx>(
   }
   freeSendSlot(); // the wait holds no send slot
   if (ctx.stopping.aborted) return giveBack(ctx, held, 0);
-  const signal = AbortSignal.any([held.lost.signal, ctx.stopping]);
+  const signal = AbortSignal.any([held.lease.signal, ctx.stopping]);
   let final: Awaited<ReturnType<PaymentOperation['wait']>>;
   const waitFor = (options: { signal: AbortSignal }) =>
     spec.wait(ctx.momo, claim.referenceId, options);
   try {
     final = await (adopted ? adopted.wait({ signal }, waitFor) : waitFor({ signal }));
   } catch (error) {
-    if (held.lost.signal.aborted) return; // its new owner carries on
+    if (held.lease.lost) return; // its new owner carries on
     if (adopted?.reason !== undefined) return deliver(ctx, held, mismatched);
     if (ctx.stopping.aborted) return giveBack(ctx, held, 0);
     if (!isWaitTimeoutError(error)) ctx.log.failing('provider', error);
@@ -190,14 +193,15 @@ function giveBack<Tx>(
  */
 async function record<T>(log: RelayLog, held: Held, write: () => Promise<T>) {
   for (let failures = 0; ; failures++) {
+    if (!held.lease.live()) return false; // taken over, or lapsed unrenewed: write nothing
     try {
       const result = await write();
       log.working('database');
       return result;
     } catch (error) {
       log.failing('database', error);
-      if (held.lost.signal.aborted || Date.now() >= held.leaseUntil) return false;
-      await pause(databaseRetryIn(failures), held.lost.signal);
+      if (!held.lease.live()) return false;
+      await pause(databaseRetryIn(failures), held.lease.signal);
     }
   }
 }

@@ -1,6 +1,7 @@
 import type { ClientSurface } from '../client-surface';
 import type { OutboxClaim, OutboxStore } from '../contracts/outbox-store';
 import { ValidationError, type ValidationIssue } from '../errors';
+import { ClaimHolder } from '../payments/claims';
 import { pause, wakeableSleep } from '../payments/time';
 import { type Held, type RelayContext, relayPayment } from './payment';
 import { RelayLog } from './relay-log';
@@ -44,7 +45,8 @@ function checkOptions(options: OutboxRelayOptions<never>): void {
 /**
  * Claims due rows up to its free send slots, oldest first: on a wake-up of the store (a
  * NOTIFY), after each freed slot when the last claim was full, and every `pollIntervalMs`.
- * Renews the leases of everything it holds at a third of the store's `leaseMs`.
+ * Renews the leases of everything it holds at a third of the store's `leaseMs`, in one
+ * statement (the kernel's claim holder).
  */
 class Relay<Tx> {
   readonly #ctx: RelayContext<Tx>;
@@ -54,13 +56,12 @@ class Relay<Tx> {
   readonly #held = new Map<string, Held>();
   readonly #stop = new AbortController();
   readonly #unsubscribe: () => void;
-  readonly #renewals: ReturnType<typeof setInterval>;
+  readonly #claims: ClaimHolder;
   readonly #loop: Promise<void>;
   #sending = 0;
   #lastFull = false;
   #woken = false;
   #wake: (() => void) | undefined;
-  #renewing = false;
   #idle: (() => void) | undefined;
   #stopped: Promise<void> | undefined;
 
@@ -75,7 +76,12 @@ class Relay<Tx> {
     this.#concurrency = options.concurrency ?? 16;
     this.#pollMs = options.pollIntervalMs ?? 1000;
     this.#unsubscribe = store.subscribe(() => this.#nudge());
-    this.#renewals = setInterval(() => void this.#renew(), Math.max(1, store.leaseMs / 3));
+    const log = this.#ctx.log;
+    this.#claims = new ClaimHolder(
+      store.leaseMs,
+      { all: (claims) => store.renew(claims.map((claim) => claim.token)) },
+      { renewed: () => log.working('database'), failed: (error) => log.failing('database', error) },
+    );
     this.#loop = this.#run();
   }
 
@@ -86,7 +92,6 @@ class Relay<Tx> {
       this.#stopped = (async () => {
         await this.#loop;
         while (this.#held.size > 0) await new Promise<void>((resolve) => (this.#idle = resolve));
-        clearInterval(this.#renewals);
       })();
     }
     return this.#stopped;
@@ -137,11 +142,7 @@ class Relay<Tx> {
   }
 
   #relay(claim: OutboxClaim): void {
-    const held: Held = {
-      claim,
-      lost: new AbortController(),
-      leaseUntil: Date.now() + this.#ctx.store.leaseMs,
-    };
+    const held: Held = { claim, lease: this.#claims.hold(claim.key, claim.token) };
     this.#held.set(claim.token, held);
     this.#sending += 1;
     let freed = false;
@@ -156,30 +157,9 @@ class Relay<Tx> {
       .catch((error: unknown) => this.#ctx.log.failing('relay', error))
       .finally(() => {
         freeSendSlot();
+        void this.#claims.letGo(held.lease);
         this.#held.delete(claim.token);
         if (this.#held.size === 0) this.#idle?.();
       });
-  }
-
-  /** One statement renews every lease held; a row whose renewal failed is dropped. */
-  async #renew(): Promise<void> {
-    const tokens = [...this.#held.keys()];
-    if (this.#renewing || tokens.length === 0) return;
-    this.#renewing = true;
-    const started = Date.now();
-    try {
-      const kept = await this.#ctx.store.renew(tokens);
-      this.#ctx.log.working('database');
-      for (const token of tokens) {
-        const held = this.#held.get(token);
-        if (!held) continue;
-        if (kept.has(token)) held.leaseUntil = started + this.#ctx.store.leaseMs;
-        else held.lost.abort(); // its new owner carries on
-      }
-    } catch (error) {
-      this.#ctx.log.failing('database', error);
-    } finally {
-      this.#renewing = false;
-    }
   }
 }

@@ -141,6 +141,26 @@ class PostgresBatchHandle implements BatchHandle {
     );
   }
 
+  /** One statement for them all: each claim still its token's and unexpired gets the lease again. */
+  async renew(claims: readonly { key: string; token: BatchClaimToken }[], leaseMs: number) {
+    if (claims.length === 0) return new Set<BatchClaimToken>();
+    const { rows } = await this.#db.query(
+      `UPDATE ${this.#items} AS i
+       SET claim_expires = clock_timestamp() + make_interval(secs => $4::float8 / 1000)
+       FROM unnest($2::text[], $3::text[]) AS c(key, token)
+       WHERE i.batch_id = $1 AND i.key = c.key AND i.claim_token = c.token
+         AND i.claim_expires > clock_timestamp()
+       RETURNING i.claim_token`,
+      [
+        this.id,
+        claims.map((c) => c.key),
+        claims.map((c) => c.token),
+        Math.max(1, Math.ceil(leaseMs)),
+      ],
+    );
+    return new Set(rows.map((row) => String(row.claim_token)));
+  }
+
   /** Under a live claim: the first intent of the key, or this one written now. */
   async recordIntent(intent: BatchIntent, token: BatchClaimToken) {
     const { rows } = await this.#db.query(

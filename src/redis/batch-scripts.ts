@@ -28,6 +28,21 @@ elseif not redis.call('SET', KEYS[1], token, 'NX', 'PX', ARGV[2]) then
 end
 return token`);
 
+/**
+ * Renews many claims at once. KEYS: their claim keys. ARGV: leaseMs, then each claim's
+ * token in KEYS' order. A claim still its token's (a lapsed one is gone: its key expired)
+ * gets the lease again; returns the tokens renewed.
+ */
+export const RENEW = lua(`
+local kept = {}
+for i = 1, #KEYS do
+  if redis.call('GET', KEYS[i]) == ARGV[i + 1] then
+    redis.call('PEXPIRE', KEYS[i], ARGV[1])
+    kept[#kept + 1] = ARGV[i + 1]
+  end
+end
+return kept`);
+
 /** Gives a claim up while it is still this token's. KEYS: claim. ARGV: token. */
 export const RELEASE = lua(`
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end

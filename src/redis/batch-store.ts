@@ -7,7 +7,7 @@ import {
   type BatchStore,
   ValidationError,
 } from 'momo-partner-sdk';
-import { CLAIM, GET, READ, RECORD_INTENT, RECORD_OUTCOME, RELEASE } from './batch-scripts';
+import { CLAIM, GET, READ, RECORD_INTENT, RECORD_OUTCOME, RELEASE, RENEW } from './batch-scripts';
 import { optionError, type RedisClient, RedisConnection, type RedisOptions } from './connection';
 
 /** Well-formed (no lone surrogate), no C0, DEL or C1 control character (DESIGN 9.2). */
@@ -143,6 +143,15 @@ class RedisBatchHandle implements BatchHandle {
 
   async release(key: string, token: BatchClaimToken): Promise<void> {
     await this.#redis.script(RELEASE, [this.#claimKey(key)], [token]);
+  }
+
+  /** One script for them all (every claim key of the batch shares its hash tag: one slot). */
+  async renew(claims: readonly { key: string; token: BatchClaimToken }[], leaseMs: number) {
+    if (claims.length === 0) return new Set<BatchClaimToken>();
+    const keys = claims.map((c) => this.#claimKey(c.key));
+    const args = [String(Math.max(1, Math.ceil(leaseMs))), ...claims.map((c) => c.token)];
+    const kept = (await this.#redis.script(RENEW, keys, args)) as unknown[] | null;
+    return new Set((kept ?? []).map(String));
   }
 
   async recordIntent(intent: BatchIntent, token: BatchClaimToken) {

@@ -128,7 +128,7 @@ describe('the conformance checks, as a partner calls them', () => {
     expect(String(report.failed[0]?.error)).toMatch(/ConformanceError: .*expected false, got true/);
     expect(() => assertConforms(report)).toThrow(AggregateError);
     expect(() => assertConforms(report)).toThrow(
-      /batch store: 4 of 13 cases failed\n- fences off the writes of an owner whose lease was taken over: a stale outcome: expected false, got true/,
+      /batch store: 4 of 14 cases failed\n- fences off the writes of an owner whose lease was taken over: a stale outcome: expected false, got true/,
     );
   });
 
@@ -155,6 +155,17 @@ describe('the conformance checks, as a partner calls them', () => {
       'fences off the writes of an owner whose lease was taken over',
       "keeps a renewed claim past its first lease: another owner waits for the renewal's",
       "refuses a claim while another owner's lease runs, grants it once the lease ran out",
+    ]);
+  });
+
+  it('fail a batch store whose renew() renews what it was given, whatever its token', async () => {
+    // The memory store as it is, but for a renew() that checks nothing.
+    const careless = (): BatchStore => {
+      const inner = memoryBatchStore();
+      return { open: (id) => inner.open(id).then(withCarelessRenew) };
+    };
+    expect(failedCases(await checkBatchStore(careless, { pass }))).toEqual([
+      'renews many claims in one call (renew, optional): the live ones, their tokens unchanged',
     ]);
   });
 
@@ -256,3 +267,15 @@ describe('the conformance checks, as a partner calls them', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(100); // two waits of 51 ms
   });
 });
+
+/** A batch handle whose renew() renews whatever it is given (its other methods the handle's). */
+function withCarelessRenew(batch: BatchHandle): BatchHandle {
+  const renew: BatchHandle['renew'] = async (claims) => new Set(claims.map((c) => c.token));
+  return new Proxy(batch, {
+    get(target, name) {
+      if (name === 'renew') return renew;
+      const value: unknown = Reflect.get(target, name);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}

@@ -3,6 +3,7 @@ import type { CallPlan } from '../call-plan';
 import type { Operation } from '../operation';
 import type { Answer } from '../port';
 import { type RateBudget, SlidingWindowBudget } from './budget';
+import { callBudgetOf } from './call-budget';
 import { Entry, Lane } from './lane';
 import { ProviderPace } from './pace';
 import { ReservedBudget, type SharedBudgetSettings } from './shared-budget';
@@ -36,10 +37,14 @@ export class Admission {
   readonly #max: number;
   #active = 0;
   #seq = 0;
-  readonly #lanes: readonly Lane[];
+  /** The class lanes, then the lanes of calls with a budget of their own (a batch's). */
+  readonly #lanes: Lane[];
   readonly #create: Lane;
   readonly #lookup: Lane;
   readonly #other: Lane;
+  /** The lane of each call budget in use (dropped once idle). */
+  readonly #budgeted = new Map<SlidingWindowBudget, Lane>();
+  #pass = 0;
   /** A queued entry's error once its deadline passed: the wait's, or its attempt's. */
   readonly #expire: (entry: Entry, lane: Lane) => unknown;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -57,9 +62,12 @@ export class Admission {
       if (shared === undefined) return new SlidingWindowBudget(rate);
       return new ReservedBudget(shared, kind, rate, () => this.#pump());
     };
+    // A 429 (or a 503's Retry-After) on a creating call pauses every creating call of the
+    // client, a batch's too: one pause, as for the counted GETs (docs/assumptions.md, PC2).
     const create = new Lane({
       option: 'createRate',
       budget: budgets?.create ?? budgetOf('create', settings.createRate),
+      pace: new ProviderPace(),
     });
     const lookup = new Lane({
       option: 'lookupRate',
@@ -83,9 +91,37 @@ export class Admission {
    * (it sends a reference id); `lookup`, every GET (the provider counts them all against
    * one cap); `other`, non-creating POST, PUT, DELETE: unpaced.
    */
-  lane(op: Operation<unknown, unknown>): Lane {
-    if (op.creates) return this.#create;
+  lane(op: Operation<unknown, unknown>, options?: unknown): Lane {
+    if (op.creates) {
+      const own = options === undefined ? undefined : callBudgetOf(options);
+      return own === undefined ? this.#create : this.#budgetedLane(own);
+    }
     return op.method === 'GET' ? this.#lookup : this.#other;
+  }
+
+  /**
+   * The lane of creating calls carrying a budget of their own (./call-budget.ts): its own
+   * queue, so that a batch held back by its rate holds no other call back; it takes from
+   * its budget and from the class's (rate, shared budget, pause after a 429).
+   */
+  #budgetedLane(own: SlidingWindowBudget): Lane {
+    let lane = this.#budgeted.get(own);
+    if (lane === undefined) {
+      lane = new Lane({ option: 'createRate' }, this.#create, own);
+      this.#budgeted.set(own, lane);
+      this.#lanes.push(lane);
+    }
+    return lane;
+  }
+
+  /** Drops the lanes of call budgets no longer in use. */
+  #dropIdle(): void {
+    if (this.#budgeted.size === 0) return;
+    for (const [budget, lane] of this.#budgeted) {
+      if (!lane.idle) continue;
+      this.#budgeted.delete(budget);
+      this.#lanes.splice(this.#lanes.indexOf(lane), 1);
+    }
   }
 
   /**
@@ -100,9 +136,14 @@ export class Admission {
     deadline: number,
     queuedUntil?: number,
   ): Promise<number> | undefined {
-    if (this.#active < this.#max && !lane.queued && lane.ready(lane.paced ? Date.now() : 0) === 0) {
+    if (
+      this.#active < this.#max &&
+      !lane.queued &&
+      !lane.parent?.queued &&
+      lane.ready(lane.paced ? Date.now() : 0) === 0
+    ) {
       this.#active++;
-      lane.inFlight++;
+      lane.enter();
       return undefined;
     }
     const until = queuedUntil === undefined ? deadline : Math.min(deadline, queuedUntil);
@@ -117,9 +158,9 @@ export class Admission {
   /** Gives the slot back; a counted GET's answer teaches its class (a 429 slows them all). */
   release(lane: Lane, answer: Answer | undefined): void {
     this.#active--;
-    lane.inFlight--;
-    lane.pace?.answered(answer);
-    if (this.#create.queued || this.#lookup.queued || this.#other.queued) this.#pump();
+    lane.leave(answer);
+    if (this.#lanes.some((l) => l.queued)) this.#pump();
+    else if (lane.parent !== undefined) this.#dropIdle();
   }
 
   /** Admits what may go now and sets the timer again (a queued entry was aborted). */
@@ -132,31 +173,31 @@ export class Admission {
     const now = Date.now();
     let wakeAt = Number.POSITIVE_INFINITY;
     for (const lane of this.#lanes) lane.sweep(now, this.#expire);
-    let blocked = 0; // lanes (as bits) whose head cannot go now
+    const pass = this.#pass++; // a lane whose head cannot go now is marked blocked in this pass
     while (this.#active < this.#max) {
-      let pick = -1;
+      let pick: Lane | undefined;
       let first: Entry | undefined;
-      for (let i = 0; i < this.#lanes.length; i++) {
-        if (blocked & (1 << i)) continue;
-        const head = (this.#lanes[i] as Lane).head();
+      for (const lane of this.#lanes) {
+        if (lane.blockedIn === pass) continue;
+        const head = lane.head();
         if (head !== undefined && (first === undefined || head.seq < first.seq)) {
-          pick = i;
+          pick = lane;
           first = head;
         }
       }
-      if (first === undefined) break;
-      const lane = this.#lanes[pick] as Lane;
-      const wait = lane.ready(now);
+      if (first === undefined || pick === undefined) break;
+      const wait = pick.ready(now);
       if (wait > 0) {
-        blocked |= 1 << pick;
+        pick.blockedIn = pass;
         wakeAt = Math.min(wakeAt, now + wait);
         continue;
       }
-      lane.shift();
+      pick.shift();
       this.#active++;
-      lane.inFlight++;
+      pick.enter();
       first.resolve(first.attemptDeadline);
     }
+    this.#dropIdle();
     this.#arm(now, wakeAt);
   }
 

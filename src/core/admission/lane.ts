@@ -1,6 +1,7 @@
 import { Waiter } from '../abortable';
 import type { CallPlan } from '../call-plan';
-import type { RateBudget } from './budget';
+import type { Answer } from '../port';
+import type { RateBudget, SlidingWindowBudget } from './budget';
 import type { ProviderPace } from './pace';
 
 /**
@@ -37,6 +38,9 @@ export interface LaneSettings {
   maxInFlight?: number | undefined;
 }
 
+/** A budget that can be asked without taking (a call's own: see ./call-budget.ts). */
+export type OwnBudget = Pick<SlidingWindowBudget, 'wait' | 'note'>;
+
 /** Deadlines of queued entries are checked at most this often. */
 const SWEEP_MS = 50;
 
@@ -48,19 +52,48 @@ export class Lane {
   readonly paced: boolean;
   readonly #budget: RateBudget | undefined;
   readonly #maxInFlight: number;
+  /** The class lane a call's own lane also takes from (its budget, pace and calls in flight). */
+  readonly parent: Lane | undefined;
+  readonly #own: OwnBudget | undefined;
   inFlight = 0;
+  /** The stage's pass in which this lane's head was found unable to go (./admission.ts). */
+  blockedIn = -1;
   #queue: Entry[] = [];
   #head = 0;
   #sweepAt = 0;
   /** The earliest deadline among queued entries (an early guess is harmless: a sweep corrects it). */
   earliestDeadline = Number.POSITIVE_INFINITY;
 
-  constructor(settings: LaneSettings) {
-    this.option = settings.budget === undefined ? undefined : settings.option;
-    this.pace = settings.pace;
+  constructor(settings: LaneSettings, parent?: Lane, own?: OwnBudget) {
+    this.option = settings.budget === undefined && own === undefined ? undefined : settings.option;
+    this.pace = settings.pace ?? parent?.pace;
     this.#budget = settings.budget;
-    this.paced = settings.pace !== undefined || settings.budget !== undefined;
+    this.parent = parent;
+    this.#own = own;
+    this.paced =
+      settings.pace !== undefined ||
+      settings.budget !== undefined ||
+      parent?.paced === true ||
+      own !== undefined;
     this.#maxInFlight = settings.maxInFlight ?? Number.POSITIVE_INFINITY;
+  }
+
+  /** A call of this lane goes (counted in its class too). */
+  enter(): void {
+    this.inFlight++;
+    if (this.parent !== undefined) this.parent.inFlight++;
+  }
+
+  /** A call of this lane ended; its answer teaches the class's pace. */
+  leave(answer: Answer | undefined): void {
+    this.inFlight--;
+    if (this.parent !== undefined) this.parent.inFlight--;
+    this.pace?.answered(answer);
+  }
+
+  /** Nothing queued and nothing in flight: a call's own lane may be dropped. */
+  get idle(): boolean {
+    return this.inFlight === 0 && this.head() === undefined;
   }
 
   /**
@@ -70,6 +103,16 @@ export class Lane {
    */
   ready(now: number): number {
     if (this.inFlight >= this.#maxInFlight) return Number.POSITIVE_INFINITY;
+    const { parent } = this;
+    if (parent !== undefined) {
+      // The call's own budget asked first without taking, then the class's (which takes).
+      const own = this.#own?.wait(now) ?? 0;
+      if (own > 0) return own;
+      const wait = parent.ready(now);
+      if (wait > 0) return wait;
+      this.#own?.note(now);
+      return 0;
+    }
     if (!this.paced) return 0;
     const pace = this.pace;
     if (pace !== undefined) {

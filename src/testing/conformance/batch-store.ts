@@ -234,6 +234,33 @@ const CASES: Case[] = [
     },
   ],
   [
+    'renews many claims in one call (renew, optional): the live ones, their tokens unchanged',
+    async (store, { leaseMs, pass }) => {
+      const batch = await store.open('b');
+      const renew = batch.renew?.bind(batch);
+      if (renew === undefined) return; // optional: the runner renews by claim() again
+      const a = granted(await batch.claim('k1', 'run-a', leaseMs), 'claim of k1');
+      const b = granted(await batch.claim('k2', 'run-a', leaseMs), 'claim of k2');
+      const c = granted(await batch.claim('k3', 'run-a', leaseMs), 'claim of k3');
+      await batch.release('k3', c);
+      await pass(leaseMs * 0.6);
+      const claims = [
+        { key: 'k1', token: a },
+        { key: 'k2', token: b },
+        { key: 'k3', token: c }, // released
+        { key: 'k4', token: a }, // never claimed
+      ];
+      same([...(await renew(claims, leaseMs))].sort(), [a, b].sort(), 'the tokens renewed');
+      await pass(leaseMs * 0.6); // past the first lease, inside the renewal's
+      same(await batch.claim('k1', 'run-b', leaseMs), undefined, 'claim under the renewal');
+      same(await batch.recordIntent(intent('k1'), a), intent('k1'), 'an intent, same token');
+      await pass(leaseMs * 0.5);
+      same([...(await renew([{ key: 'k2', token: b }], leaseMs))], [], 'a lapsed claim renewed');
+      granted(await batch.claim('k2', 'run-b', leaseMs), "claim once the renewal's ran out");
+      same([...(await renew([], leaseMs))], [], 'renew() of no claim');
+    },
+  ],
+  [
     'frees a released claim for another owner; releasing with a stale token does nothing',
     async (store) => {
       const batch = await store.open('b');
