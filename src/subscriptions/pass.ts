@@ -5,6 +5,7 @@ import type {
   SubscriptionPlan,
   SubscriptionStore,
 } from '../contracts/subscription-store';
+import { Claim } from './claim';
 import { LostClaim, type StepContext } from './context';
 import { step } from './step';
 import type { RunDueReport, SubscriptionChargeEvent, SubscriptionRunnerOptions } from './types';
@@ -19,8 +20,6 @@ export interface PassContext {
   concurrency: number;
 }
 
-/** A subscription's claim lasts this long (real time) unless its pass ends first. */
-const LEASE_MS = 5 * 60_000;
 /** Keys read from the due index at a time. */
 const PAGE = 1000;
 
@@ -83,11 +82,10 @@ async function one(
     report.errors.push({ key, error: `no plan ${JSON.stringify(sub.plan)}` });
     return;
   }
-  let version: number | undefined = stored.version;
-  const save = async (s: Subscription) => {
+  const claim = new Claim(pass.store, key, owner, stored.version);
+  const save = (s: Subscription) => {
     s.updatedAt = now;
-    version = await pass.store.put(s, version);
-    if (version === undefined) throw new LostClaim(s.key);
+    return claim.save(s);
   };
   const events: SubscriptionCharge[] = [];
   const ctx: StepContext = {
@@ -100,12 +98,15 @@ async function one(
     changed: (_s, charge) => events.push(structuredClone(charge)),
   };
   try {
-    sub.lease = { owner, until: Date.now() + LEASE_MS };
+    sub.lease = claim.lease();
     await save(sub);
+    claim.hold(); // renewed while the step works (a charge awaited), until let go
     await step(ctx, sub, plan);
+    claim.release();
     sub.lease = undefined;
     await save(sub);
   } catch (error) {
+    claim.release();
     if (error instanceof LostClaim) {
       report.skipped += 1;
       return;
