@@ -30,9 +30,9 @@ const PLAN = 'daily-5';
 /** Subscriptions each runner works on at once. */
 const CONCURRENCY = 16;
 /**
- * How long the driver waits, once the clock is at the end, for every subscription to
- * end: the last killed runner's lease (15 s) and its subscriptions' remaining periods,
- * with a wide margin for a loaded 2-core machine.
+ * Once the clock is at the end, how long the driver waits for anything to move (a
+ * subscription ended, a request answered) before it gives up: the last killed runner's
+ * lease (15 s), with a wide margin for a loaded 2-core machine.
  */
 const FINAL_WAIT_MS = 120_000;
 
@@ -185,22 +185,23 @@ export async function runAtScale(run: ScaleRun): Promise<ScaleResult> {
     const counts = () => provider.call<ProviderCounts>('counts');
     const slack = Math.min(Math.floor(run.subscriptions / 4), 3 * CONCURRENCY);
     for (let period = 1; period <= run.periods; period++) {
-      // Periods 0 .. period-1 are due: wait until they are charged, or until progress
-      // stalls (a killed runner's subscriptions wait for its lease to lapse; they catch
-      // up later, several periods in one pass).
-      // Up to `slack` may lag (a killed runner's, until its lease lapses); then, or once
-      // progress stalls for a second, the clock moves on.
+      // Periods 0 .. period-1 are due: wait until they are charged. Up to `slack` may lag
+      // (a killed runner's, until its lease lapses: they catch up later, several periods
+      // in one pass); then, or once the provider has had no request for a second, the
+      // clock moves on.
       const target = run.subscriptions * period - slack;
       let last = -1;
+      let seen = -1;
       let stalledSince = Date.now();
       for (;;) {
-        const { successful } = await counts();
+        const { successful, requests } = await counts();
+        last = successful;
         if (successful >= target) break;
-        if (successful !== last) {
-          last = successful;
+        if (requests !== seen) {
+          seen = requests;
           stalledSince = Date.now();
         } else if (Date.now() - stalledSince > 1_000) break;
-        await sleep(50);
+        await sleep(100);
       }
       if (period === run.loseAtPeriod) {
         await run.lose(); // the store deleted mid-run: the partner signs its members up again
@@ -216,15 +217,23 @@ export async function runAtScale(run: ScaleRun): Promise<ScaleResult> {
     }
     done = true;
     await killing;
+    if (runners.kills === 0) await runners.killOne(() => now); // a short run: one kill at least
     // The clock is at the end: every subscription ends once its last period is charged.
     // A charge left PENDING (a wait that timed out) is looked at again recheckMs later:
     // the clock is nudged past it while nothing moves.
-    const deadline = Date.now() + FINAL_WAIT_MS;
     let ended = 0;
-    for (let round = 0; Date.now() < deadline; round++) {
-      ended = (await run.probe.list({ status: 'ENDED' })).length;
-      const { successful } = await counts();
-      if (ended === run.subscriptions && successful >= run.subscriptions * run.periods) break;
+    let progress = '';
+    let movedAt = Date.now();
+    for (let round = 0; Date.now() - movedAt < FINAL_WAIT_MS; round++) {
+      const { successful, requests } = await counts();
+      if (successful >= run.subscriptions * run.periods || round % 10 === 9) {
+        ended = (await run.probe.list({ status: 'ENDED' })).length;
+        if (ended === run.subscriptions && successful >= run.subscriptions * run.periods) break;
+      }
+      if (`${ended}/${requests}` !== progress) {
+        progress = `${ended}/${requests}`;
+        movedAt = Date.now();
+      }
       if (round % 100 === 99) log(`waiting: ${ended} ended, ${successful} charged`);
       if (round % 20 === 19) {
         now = await provider.call<number>('advance', { ms: 60_000 });

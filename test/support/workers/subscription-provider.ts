@@ -26,6 +26,8 @@ export interface ProviderCounts {
   deliveries: number;
   /** Of those, answered 2xx by a runner's receiver. */
   delivered: number;
+  /** Requests it answered (any): the runners are at work while it grows. */
+  requests: number;
 }
 
 let sim: Simulator | undefined;
@@ -80,7 +82,7 @@ serveParent({
   },
 
   async counts(): Promise<ProviderCounts> {
-    return { now: sim?.clock.now() ?? 0, ...counts };
+    return { now: sim?.clock.now() ?? 0, ...counts, requests: sim?.requests.length ?? 0 };
   },
 
   /** Every request to pay the provider holds, with its status. */
