@@ -5,6 +5,7 @@ import type {
   SubscriptionPlan,
   SubscriptionStore,
 } from '../contracts/subscription-store';
+import { Claim } from './claim';
 import { LostClaim, type StepContext } from './context';
 import { deliverAfter, eventOf, OnChargeFailed, putNotifying, unnotified } from './notify';
 import { step } from './step';
@@ -20,8 +21,6 @@ export interface PassContext {
   concurrency: number;
 }
 
-/** A subscription's claim lasts this long (real time) unless its pass ends first. */
-const LEASE_MS = 5 * 60_000;
 /** Keys read from the due index at a time. */
 const PAGE = 1000;
 
@@ -85,13 +84,14 @@ async function one(
     report.errors.push({ key, error: `no plan ${JSON.stringify(sub.plan)}` });
     return;
   }
-  let version: number | undefined = stored.version;
+  const claim = new Claim(pass.store, key, owner, stored.version);
   const changed: SubscriptionCharge[] = []; // outcomes not written yet
   const recorded: SubscriptionChargeEvent[] = [];
+  const write = (s: Subscription, expected: number | undefined) =>
+    putNotifying(pass.store, s, expected, onCharge);
   const save = async (s: Subscription) => {
     s.updatedAt = now;
-    version = await putNotifying(pass.store, s, version, onCharge);
-    if (version === undefined) throw new LostClaim(s.key);
+    await claim.save(s, write);
     for (const charge of changed.splice(0)) recorded.push(eventOf(s, charge));
   };
   const ctx: StepContext = {
@@ -107,8 +107,9 @@ async function one(
     },
   };
   try {
-    sub.lease = { owner, until: Date.now() + LEASE_MS };
+    sub.lease = claim.lease();
     await save(sub);
+    claim.hold(); // renewed while the step works (a charge awaited), until let go
     await step(ctx, sub, plan);
     // Without a transaction: onCharge now, once the outcomes are recorded (marked).
     const threw =
@@ -116,9 +117,11 @@ async function one(
     if (threw) report.errors.push({ key, error: `onCharge: ${threw.message}` });
     if (unnotified(sub).length > 0) sub.dueAt = Math.min(sub.dueAt ?? Infinity, now + 1);
     else if (sub.status === 'CANCELLED' || sub.status === 'ENDED') sub.dueAt = undefined;
+    claim.release();
     sub.lease = undefined;
     await save(sub);
   } catch (error) {
+    claim.release();
     tally(report, recorded);
     if (error instanceof LostClaim) {
       report.skipped += 1;
