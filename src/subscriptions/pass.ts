@@ -28,7 +28,10 @@ const PAGE = 1000;
  * One pass at `now`: the due index read page by page (only the subscriptions due, never
  * all of them), each due subscription claimed (a lease written by compare-and-set: one
  * runner at a time), brought up to date by `step`, and let go. `onCharge` runs once its
- * outcome is recorded.
+ * outcome is recorded. `concurrency` subscriptions are worked on at once, without a
+ * barrier between pages: the next page is read while the last of this one are still in
+ * flight, so that one slow charge never holds the others (nor the client's admission
+ * stage) idle.
  */
 export async function runPass(
   pass: PassContext,
@@ -44,21 +47,74 @@ export async function runPass(
   };
   const owner = globalThis.crypto.randomUUID();
   const plans = new Map<string, Promise<SubscriptionPlan | undefined>>();
-  const seen = new Set<string>();
-  for (;;) {
-    const keys = (await pass.store.due(now, PAGE + seen.size)).filter((key) => !seen.has(key));
-    if (keys.length === 0) break;
-    for (const key of keys) seen.add(key);
-    let next = 0;
-    const worker = async () => {
-      while (next < keys.length) {
-        const key = keys[next++] as string;
-        await one(pass, now, owner, key, plans, report, onCharge);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(pass.concurrency, keys.length) }, worker));
-  }
+  const due = new DueQueue(pass.store, now);
+  const worker = async () => {
+    for (let key = await due.next(pass.concurrency); key !== undefined; ) {
+      await one(pass, now, owner, key, plans, report, onCharge);
+      key = await due.next(pass.concurrency);
+    }
+  };
+  await Promise.all(Array.from({ length: pass.concurrency }, worker));
+  due.rethrow();
   return report;
+}
+
+/**
+ * The keys of a pass, read from the due index a page at a time: the next page is read
+ * once `lowWater` keys or fewer are left, each key handed out once (the keys already
+ * handed out, still due while in flight, are left out of later pages).
+ */
+class DueQueue {
+  readonly #store: SubscriptionStore;
+  readonly #now: number;
+  readonly #seen = new Set<string>();
+  #queue: string[] = [];
+  #head = 0;
+  #reading: Promise<void> | undefined;
+  #done = false;
+  #failure: { error: unknown } | undefined;
+
+  constructor(store: SubscriptionStore, now: number) {
+    this.#store = store;
+    this.#now = now;
+  }
+
+  /** The next key, or undefined once the index has no key due that was not handed out. */
+  async next(lowWater: number): Promise<string | undefined> {
+    for (;;) {
+      if (!this.#done && this.#queue.length - this.#head <= lowWater) this.#read();
+      if (this.#head < this.#queue.length) return this.#queue[this.#head++];
+      if (this.#done) return undefined;
+      await this.#reading;
+    }
+  }
+
+  /** A failed read of the index fails the pass (after the keys in flight are done). */
+  rethrow(): void {
+    if (this.#failure) throw this.#failure.error;
+  }
+
+  #read(): void {
+    this.#reading ??= this.#page().then(
+      () => {
+        this.#reading = undefined;
+      },
+      (error: unknown) => {
+        this.#failure = { error };
+        this.#done = true;
+        this.#reading = undefined;
+      },
+    );
+  }
+
+  async #page(): Promise<void> {
+    const keys = await this.#store.due(this.#now, PAGE + this.#seen.size);
+    const fresh = keys.filter((key) => !this.#seen.has(key));
+    if (fresh.length === 0) this.#done = true;
+    for (const key of fresh) this.#seen.add(key);
+    this.#queue = [...this.#queue.slice(this.#head), ...fresh];
+    this.#head = 0;
+  }
 }
 
 async function one(
