@@ -49,9 +49,8 @@ export async function runPass(
   const plans = new Map<string, Promise<SubscriptionPlan | undefined>>();
   const due = new DueQueue(pass.store, now);
   const worker = async () => {
-    for (let key = await due.next(pass.concurrency); key !== undefined; ) {
+    for (let key = await due.next(); key !== undefined; key = await due.next()) {
       await one(pass, now, owner, key, plans, report, onCharge);
-      key = await due.next(pass.concurrency);
     }
   };
   await Promise.all(Array.from({ length: pass.concurrency }, worker));
@@ -61,8 +60,8 @@ export async function runPass(
 
 /**
  * The keys of a pass, read from the due index a page at a time: the next page is read
- * once `lowWater` keys or fewer are left, each key handed out once (the keys already
- * handed out, still due while in flight, are left out of later pages).
+ * once every key read is handed out (the workers still on theirs go on meanwhile), each
+ * key handed out once (the keys in flight, still due, are left out of later pages).
  */
 class DueQueue {
   readonly #store: SubscriptionStore;
@@ -80,11 +79,11 @@ class DueQueue {
   }
 
   /** The next key, or undefined once the index has no key due that was not handed out. */
-  async next(lowWater: number): Promise<string | undefined> {
+  async next(): Promise<string | undefined> {
     for (;;) {
-      if (!this.#done && this.#queue.length - this.#head <= lowWater) this.#read();
       if (this.#head < this.#queue.length) return this.#queue[this.#head++];
       if (this.#done) return undefined;
+      this.#read();
       await this.#reading;
     }
   }
@@ -112,7 +111,7 @@ class DueQueue {
     const fresh = keys.filter((key) => !this.#seen.has(key));
     if (fresh.length === 0) this.#done = true;
     for (const key of fresh) this.#seen.add(key);
-    this.#queue = [...this.#queue.slice(this.#head), ...fresh];
+    this.#queue = fresh;
     this.#head = 0;
   }
 }
