@@ -44,7 +44,7 @@ async function openStore() {
     await db.migrate();
     const backend = { read: async () => counted.queries(), reset: async () => counted.reset() };
     const explain = async (now, limit) => {
-      const text = `EXPLAIN SELECT key FROM "bench_subs_${process.pid}".subscriptions WHERE due_at IS NOT NULL AND due_at <= $1 ORDER BY due_at, key COLLATE "C" LIMIT $2`;
+      const text = `EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF) SELECT key FROM "bench_subs_${process.pid}".subscriptions WHERE due_at IS NOT NULL AND due_at <= $1 ORDER BY due_at, key COLLATE "C" LIMIT $2`;
       const { rows } = await counted.pool.query(text, [now, limit]);
       return rows.map((row) => row['QUERY PLAN']);
     };
@@ -89,6 +89,11 @@ const MB = 2 ** 20;
 async function charges(opened, counter) {
   const { n } = settings;
   const at = Date.now() + DAY; // T: every charge first due then
+  const snapshot = () => {
+    globalThis.gc?.();
+    return { rss: process.memoryUsage.rss(), heap: process.memoryUsage().heapUsed };
+  };
+  const empty = snapshot(); // before any subscription exists (modules loaded)
   const setup = client().subscriptions({ store: opened.store, secret: SECRET, concurrency: 64 });
   await setup.plan(PLAN);
   await pool(n, 64, (i) =>
@@ -108,8 +113,7 @@ async function charges(opened, counter) {
     concurrency: settings.concurrency,
     ...(settings.waitMs !== undefined ? { waitMs: settings.waitMs } : {}),
   });
-  globalThis.gc?.();
-  const baseline = { rss: process.memoryUsage.rss(), heap: process.memoryUsage().heapUsed };
+  const baseline = snapshot();
   let peak = baseline.rss;
   const sampler = setInterval(() => {
     peak = Math.max(peak, process.memoryUsage.rss());
@@ -118,9 +122,7 @@ async function charges(opened, counter) {
   let middle;
   const onCharge = () => {
     done++;
-    if (done !== Math.ceil(n / 2)) return;
-    globalThis.gc?.();
-    middle = { rss: process.memoryUsage.rss(), heap: process.memoryUsage().heapUsed };
+    if (done === Math.ceil(n / 2)) middle = snapshot();
   };
   await askServer('reset');
   counter.reset();
@@ -129,6 +131,7 @@ async function charges(opened, counter) {
   const result = await subs.runDue({ now: at, onCharge });
   const elapsedMs = performance.now() - started;
   clearInterval(sampler);
+  const end = snapshot();
   const backend = await opened.backend?.read();
   const store = counter.counts();
   const server = await askServer('stats');
@@ -145,10 +148,15 @@ async function charges(opened, counter) {
     backend,
     byCommand: opened.backend?.byCommand,
     memory: {
+      emptyRssMB: empty.rss / MB,
       baselineRssMB: baseline.rss / MB,
-      peakRssGrowthMB: (peak - baseline.rss) / MB,
-      midRssPerSubKB: middle && perSub(middle.rss - baseline.rss) / 1024,
-      midHeapPerSubKB: middle && perSub(middle.heap - baseline.heap) / 1024,
+      midRssMB: middle && middle.rss / MB,
+      peakRssMB: peak / MB,
+      // Heap after a GC per due subscription: with the store's records (over the process
+      // before any subscription existed), and the pass's own (over the set-up process).
+      midHeapPerSubKB: middle && perSub(middle.heap - empty.heap) / 1024,
+      midPassHeapPerSubKB: middle && perSub(middle.heap - baseline.heap) / 1024,
+      endPassHeapPerSubKB: perSub(end.heap - baseline.heap) / 1024,
     },
   };
 }
@@ -206,11 +214,11 @@ async function due(opened, counter) {
       backend,
     };
   };
+  const plan = await opened.explain?.(at, 1000); // before the passes: the 1% still due
   await askServer('reset');
   const none = await pass(at - 1);
   const some = await pass(at);
   const server = await askServer('stats');
-  const plan = await opened.explain?.(at, 1000);
   return { total, due: dueCount, setupMs, none, some, server, plan };
 }
 

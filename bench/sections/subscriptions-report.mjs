@@ -80,7 +80,7 @@ function printCapped(a) {
   );
   const m = a.memory;
   console.log(
-    `   runner's memory: RSS ${int(m.baselineRssMB)} MB after the setup and a GC; peak growth ${int(m.peakRssGrowthMB)} MB; at half-way after a GC, per due subscription: RSS ${dec(m.midRssPerSubKB, 2)} KB, heap ${dec(m.midHeapPerSubKB, 2)} KB`,
+    `   runner's memory (after a GC): RSS ${int(m.emptyRssMB)} MB before any subscription, ${int(m.baselineRssMB)} MB once ${int(a.charges)} are in the memory store, ${int(m.midRssMB)} MB half-way through the pass (peak ${int(m.peakRssMB)} MB, sampled every 50 ms); heap per due subscription half-way: ${dec(m.midHeapPerSubKB, 2)} KB with its record in the store, ${dec(m.midPassHeapPerSubKB, 2)} KB the pass's own (${dec(m.endPassHeapPerSubKB, 2)} KB at the end: the report's charge events)`,
   );
   console.log(
     `   memory store per charge: ${perCharge(a.store, a.charges)} (reads ${dec(a.store.reads / a.charges, 2)}, writes ${dec(a.store.writes / a.charges, 2)})`,
@@ -158,7 +158,7 @@ function printDue(c) {
   const pg = c.perKind.postgres;
   if (pg?.plan)
     console.log(
-      `   PostgreSQL's plan of due(now, 1000): ${pg.plan.map((l) => l.trim()).join(' / ')}`,
+      `   PostgreSQL's plan of due(T, 1000), EXPLAIN ANALYZE before the passes: ${pg.plan.map((l) => l.trim()).join(' / ')}`,
     );
   for (const note of c.notes) console.log(`   ${note}`);
 }
