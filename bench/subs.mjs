@@ -16,6 +16,7 @@
  * T - 1 (none due) and one at T (the due ones charged), each timed, with the store's
  * reads counted.
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { MomoClient, memorySubscriptionStore } from 'momo-partner-sdk';
 import { sdkOptions } from './clients/sdk.mjs';
 import { credentials } from './lib/config.mjs';
@@ -127,9 +128,13 @@ async function charges(opened, counter) {
   await askServer('reset');
   counter.reset();
   await opened.backend?.reset();
+  // How late this process's timers ran (the admission stage's spacing rides on them).
+  const lag = monitorEventLoopDelay({ resolution: 10 });
+  lag.enable();
   const started = performance.now();
   const result = await subs.runDue({ now: at, onCharge });
   const elapsedMs = performance.now() - started;
+  lag.disable();
   clearInterval(sampler);
   const end = snapshot();
   const backend = await opened.backend?.read();
@@ -147,6 +152,11 @@ async function charges(opened, counter) {
     store,
     backend,
     byCommand: opened.backend?.byCommand,
+    loopDelayMs: {
+      mean: lag.mean / 1e6 - 10,
+      p99: lag.percentile(99) / 1e6 - 10,
+      max: lag.max / 1e6 - 10,
+    },
     memory: {
       emptyRssMB: empty.rss / MB,
       baselineRssMB: baseline.rss / MB,

@@ -78,6 +78,12 @@ function printCapped(a) {
   console.log(
     `   at the provider: creates ${int(s.creates)} (${dec(s.creates / a.charges, 3)} per charge; 409 ${s.duplicates}; refused ${s.createsRefused}) from ${dec(firstCreate / 1000)} s to ${dec(lastCreate / 1000)} s = ${dec((s.creates - 1) / ((lastCreate - firstCreate) / 1000))}/s; lookups served ${int(s.served)} (${dec(s.served / a.charges, 3)} per charge, ${int(s.pending)} PENDING; refused ${s.refused}) from ${dec(firstLookup / 1000)} s to ${dec(lastLookup / 1000)} s`,
   );
+  const d = a.loopDelayMs;
+  if (d) {
+    console.log(
+      `   the runner's timers, late by (event-loop delay over a 10 ms timer): mean ${dec(d.mean, 1)} ms, p99 ${dec(d.p99, 1)} ms, max ${int(d.max)} ms`,
+    );
+  }
   const m = a.memory;
   console.log(
     `   runner's memory (after a GC): RSS ${int(m.emptyRssMB)} MB before any subscription, ${int(m.baselineRssMB)} MB once ${int(a.charges)} are in the memory store, ${int(m.midRssMB)} MB half-way through the pass (peak ${int(m.peakRssMB)} MB, sampled every 50 ms); heap per due subscription half-way: ${dec(m.midHeapPerSubKB, 2)} KB with its record in the store, ${dec(m.midPassHeapPerSubKB, 2)} KB the pass's own (${dec(m.endPassHeapPerSubKB, 2)} KB at the end: the report's charge events)`,
