@@ -142,7 +142,7 @@ function printDue(c) {
       `${reads(run.none).due} keys, ${reads(run.none).get} records`,
       `${dec(run.some.ms / 1000, 2)} s`,
       `${int(run.some.charged)}`,
-      `${int(reads(run.some).due)} keys (${run.some.store.calls.due} due calls), ${int(reads(run.some).get)} records`,
+      `${int(reads(run.some).due)} keys (due calls: ${run.some.store.calls.due}), ${int(reads(run.some).get)} records`,
       run.some.backend === undefined ? '-' : int(run.some.backend),
     ]);
   }

@@ -61,7 +61,9 @@ export async function runPass(
 /**
  * The keys of a pass, read from the due index a page at a time: the next page is read
  * once every key read is handed out (the workers still on theirs go on meanwhile), each
- * key handed out once (the keys in flight, still due, are left out of later pages).
+ * key handed out once (the keys in flight, still due, are left out of later pages). A read
+ * that gives fewer keys than it asked for gave every key due: the pass reads no more (a
+ * subscription made due while it runs is the next pass's).
  */
 class DueQueue {
   readonly #store: SubscriptionStore;
@@ -107,9 +109,11 @@ class DueQueue {
   }
 
   async #page(): Promise<void> {
-    const keys = await this.#store.due(this.#now, PAGE + this.#seen.size);
+    // One key more than a page asked for: fewer back means nothing else is due (no read more).
+    const limit = PAGE + this.#seen.size;
+    const keys = await this.#store.due(this.#now, limit + 1);
     const fresh = keys.filter((key) => !this.#seen.has(key));
-    if (fresh.length === 0) this.#done = true;
+    if (fresh.length === 0 || keys.length <= limit) this.#done = true;
     for (const key of fresh) this.#seen.add(key);
     this.#queue = fresh;
     this.#head = 0;
