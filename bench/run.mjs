@@ -18,6 +18,9 @@
  * - PostgreSQL: the journal's cost per payment beside the in-memory and Redis ones, and the
  *   transactional outbox's cost, COMMIT-to-send latency and relay throughput
  *   (sections/postgres.mjs; skipped, and said so, without PostgreSQL);
+ * - subscriptions: 10,000 charges due at once under 20 creates/s and 100 lookups/s against
+ *   the floor those caps set (BENCH_SUBS_CHARGES), the runner's memory, each store's cost
+ *   per charge, runDue on 100,000 subscriptions with 1% due (sections/subscriptions.mjs);
  * - the issue's targets, PASS/MISS per Node version (never a failing exit code).
  *
  * On this Node and on Node 24 when present (BENCH_NODE24=path overrides its location).
@@ -40,6 +43,11 @@ import { measureBundles } from './sections/bundle.mjs';
 import { measureImports } from './sections/imports.mjs';
 import { measurePostgres, postgresCrashes, printPostgres } from './sections/postgres.mjs';
 import { measureRateLimit, printRateLimit } from './sections/rate-limit.mjs';
+import {
+  measureSubscriptions,
+  printSubscriptions,
+  subscriptionsCrashes,
+} from './sections/subscriptions.mjs';
 import { measureTelemetry, printTelemetry } from './sections/telemetry.mjs';
 import { measureThroughput } from './sections/throughput.mjs';
 import { measureScheduler, measureWaits } from './sections/waits.mjs';
@@ -106,6 +114,10 @@ try {
   printPostgres(postgres);
   perNode[0].postgres = postgres;
   for (const part of postgresCrashes(postgres)) crashes.push(`postgres ${part}`);
+  const subscriptions = await timed('subscriptions', () => measureSubscriptions(list[0]));
+  printSubscriptions(subscriptions);
+  perNode[0].subscriptions = subscriptions;
+  for (const part of subscriptionsCrashes(subscriptions)) crashes.push(`subscriptions ${part}`);
   const scheduler = await timed('scheduler', () => measureScheduler(list[0]));
   printScheduler(scheduler);
   if (scheduler.error) crashes.push('scheduler');

@@ -1,6 +1,6 @@
 /**
  * One section of the bench on this Node only, for a quick look while working:
- *   npm run build && node --expose-gc bench/section.mjs throughput|start-up|waits|postgres|telemetry
+ *   npm run build && node --expose-gc bench/section.mjs throughput|start-up|waits|postgres|telemetry|subscriptions
  * Same harness, server and figures as `npm run bench`; no targets table (it needs every
  * section). BENCH_QUICK=1 applies as in the full run.
  */
@@ -8,6 +8,7 @@ import { startServer } from './lib/processes.mjs';
 import { printImports, printThroughput, printWaits } from './report.mjs';
 import { measureImports } from './sections/imports.mjs';
 import { measurePostgres, printPostgres } from './sections/postgres.mjs';
+import { measureSubscriptions, printSubscriptions } from './sections/subscriptions.mjs';
 import { measureTelemetry, printTelemetry } from './sections/telemetry.mjs';
 import { measureThroughput } from './sections/throughput.mjs';
 import { measureWaits } from './sections/waits.mjs';
@@ -19,6 +20,8 @@ const sections = {
     printWaits(node, await measureWaits(node, server, { big: process.env.BENCH_BIG === '1' })),
   postgres: async (node, server) => printPostgres(await measurePostgres(node, server)),
   telemetry: async (node, server) => printTelemetry(node, await measureTelemetry(node, server)),
+  subscriptions: async (node) =>
+    printSubscriptions(await measureSubscriptions(node), { alone: true }),
 };
 const name = process.argv[2] ?? '';
 const run = sections[name];

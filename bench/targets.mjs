@@ -1,11 +1,12 @@
 /**
- * The issues' targets (issues 7, 14, 25 and 26) against what this run measured, per Node version.
+ * The issues' targets (issues 7, 14, 25, 26 and 34) against what this run measured, per Node version.
  * Informative: a MISS is printed, never turned into a failing exit code.
  */
 import { limits, targets as t } from './lib/config.mjs';
 import { dec, int, ratio, table } from './lib/table.mjs';
 import { batchTargets } from './sections/batch.mjs';
 import { postgresTargets } from './sections/postgres.mjs';
+import { subscriptionsTargets } from './sections/subscriptions-report.mjs';
 
 const ALLOWED_HTTP_LIBRARIES = ['ky'];
 
@@ -131,6 +132,13 @@ export function checkTargets(perNode, bundles) {
       pass,
       shown,
     ]),
+    // Issue 34: measured on the first Node version only (sections/subscriptions.mjs).
+    ...subscriptionsTargets().map(([name, measure, pass, shown]) => [
+      name,
+      (r) => measure(r.subscriptions),
+      pass,
+      shown,
+    ]),
   ];
   return rows.map(([name, measure, pass, shown]) => [
     name,
@@ -160,7 +168,7 @@ const foreignHttp = (bundles) =>
 
 export function printTargets(nodes, perNode, bundles) {
   table(
-    'Targets (issues 7, 14, 25 and 26), SDK on its default transport; informative, a MISS does not fail the run',
+    'Targets (issues 7, 14, 25, 26 and 34), SDK on its default transport; informative, a MISS does not fail the run',
     ['target', ...nodes.map((node) => node.label)],
     checkTargets(perNode, bundles),
     { left: [0, ...nodes.map((_, i) => i + 1)] },

@@ -81,6 +81,10 @@ export const targets = {
   outboxNotifyP50Ms: 10,
   outboxNotifyP99Ms: 50,
   outboxPerSecond: 500,
+  /** Issue 34: charges under 20 creates/s and 100 lookups/s (sections/subscriptions.mjs). */
+  subscriptionsVsFloor: 1.05,
+  /** Issue 34: records read from the store per due subscription, runDue on 100,000 with 1% due. */
+  subscriptionsDueReads: 1.1,
 };
 
 /** Credentials the bench server accepts (it checks presence, not values). */

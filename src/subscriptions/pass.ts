@@ -30,6 +30,9 @@ const PAGE = 1000;
  * runner at a time), brought up to date by `step`, and let go. `onCharge` runs at least
  * once per outcome: in the store's transaction that records it (`putInTransaction`), or
  * after it is recorded with the charge marked `notified: false` until it returned.
+ * `concurrency` subscriptions are worked on at once, without a barrier between pages: the
+ * next page is read while the last of this one are still in flight, so that one slow
+ * charge never holds the others (nor the client's admission stage) idle.
  */
 export async function runPass(
   pass: PassContext,
@@ -45,21 +48,77 @@ export async function runPass(
   };
   const owner = globalThis.crypto.randomUUID();
   const plans = new Map<string, Promise<SubscriptionPlan | undefined>>();
-  const seen = new Set<string>();
-  for (;;) {
-    const keys = (await pass.store.due(now, PAGE + seen.size)).filter((key) => !seen.has(key));
-    if (keys.length === 0) break;
-    for (const key of keys) seen.add(key);
-    let next = 0;
-    const worker = async () => {
-      while (next < keys.length) {
-        const key = keys[next++] as string;
-        await one(pass, now, owner, key, plans, report, onCharge);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(pass.concurrency, keys.length) }, worker));
-  }
+  const due = new DueQueue(pass.store, now);
+  const worker = async () => {
+    for (let key = await due.next(); key !== undefined; key = await due.next()) {
+      await one(pass, now, owner, key, plans, report, onCharge);
+    }
+  };
+  await Promise.all(Array.from({ length: pass.concurrency }, worker));
+  due.rethrow();
   return report;
+}
+
+/**
+ * The keys of a pass, read from the due index a page at a time: the next page is read
+ * once every key read is handed out (the workers still on theirs go on meanwhile), each
+ * key handed out once (the keys in flight, still due, are left out of later pages). A read
+ * that gives fewer keys than it asked for gave every key due: the pass reads no more (a
+ * subscription made due while it runs is the next pass's).
+ */
+class DueQueue {
+  readonly #store: SubscriptionStore;
+  readonly #now: number;
+  readonly #seen = new Set<string>();
+  #queue: string[] = [];
+  #head = 0;
+  #reading: Promise<void> | undefined;
+  #done = false;
+  #failure: { error: unknown } | undefined;
+
+  constructor(store: SubscriptionStore, now: number) {
+    this.#store = store;
+    this.#now = now;
+  }
+
+  /** The next key, or undefined once the index has no key due that was not handed out. */
+  async next(): Promise<string | undefined> {
+    for (;;) {
+      if (this.#head < this.#queue.length) return this.#queue[this.#head++];
+      if (this.#done) return undefined;
+      this.#read();
+      await this.#reading;
+    }
+  }
+
+  /** A failed read of the index fails the pass (after the keys in flight are done). */
+  rethrow(): void {
+    if (this.#failure) throw this.#failure.error;
+  }
+
+  #read(): void {
+    this.#reading ??= this.#page().then(
+      () => {
+        this.#reading = undefined;
+      },
+      (error: unknown) => {
+        this.#failure = { error };
+        this.#done = true;
+        this.#reading = undefined;
+      },
+    );
+  }
+
+  async #page(): Promise<void> {
+    // One key more than a page asked for: fewer back means nothing else is due (no read more).
+    const limit = PAGE + this.#seen.size;
+    const keys = await this.#store.due(this.#now, limit + 1);
+    const fresh = keys.filter((key) => !this.#seen.has(key));
+    if (fresh.length === 0 || keys.length <= limit) this.#done = true;
+    for (const key of fresh) this.#seen.add(key);
+    this.#queue = fresh;
+    this.#head = 0;
+  }
 }
 
 async function one(
