@@ -14,7 +14,7 @@ const ENTRY = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
  * for partners who never pay a list". A change that adds bytes here takes as many out
  * elsewhere, or says in that page why it may not, and moves this line in the same commit.
  */
-const CEILING_GZIP_BYTES = 75_615;
+const CEILING_GZIP_BYTES = 75_757;
 
 async function mainEntry() {
   const result = await build({
