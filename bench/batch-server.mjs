@@ -9,7 +9,9 @@
  * or answers the counters { creates, duplicates, served, refused, pending, notFound } and
  * `spans`: first and last create and lookup served, ms since the reset. Sends {type:'ready', port} once listening.
  */
+
 import { createServer } from 'node:http';
+import { slidingWindow } from './lib/sliding-window.mjs';
 
 const cap = Number(process.argv[2] ?? 0);
 const settleMs = Number(process.argv[3] ?? 0);
@@ -47,21 +49,8 @@ function span(kind, now) {
 /** reference id (lower case) -> time (ms, performance.now) it settles. */
 let accepted = new Map();
 
-/** Times of the lookups served in the last second, oldest first (a ring of `cap`). */
-const window = new Float64Array(Math.max(1, cap));
-let oldest = 0;
-let count = 0;
-function admit(now) {
-  if (cap === 0) return true;
-  while (count > 0 && now - window[oldest] >= 1_000) {
-    oldest = (oldest + 1) % cap;
-    count--;
-  }
-  if (count >= cap) return false;
-  window[(oldest + count) % cap] = now;
-  count++;
-  return true;
-}
+/** The lookups served in the last second, at most `cap`. */
+const admit = slidingWindow(cap);
 
 function send(res, status, body, headers = {}) {
   if (body === undefined) {

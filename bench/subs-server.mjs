@@ -16,7 +16,9 @@
  * refused, pending, notFound, charges } and `spans` (first and last create and lookup
  * served, ms since the reset). Sends {type:'ready', port} once listening.
  */
+
 import { createServer } from 'node:http';
+import { slidingWindow } from './lib/sliding-window.mjs';
 
 const [createCap, lookupCap, settleMs] = process.argv.slice(2, 5).map(Number);
 const CREATE = /^\/collection\/v(?:1_0\/requesttopay|2_0\/preapproval)$/;
@@ -49,25 +51,8 @@ function span(kind, now) {
   stats.spans[`last${kind}`] = at;
 }
 
-/** A cap per sliding second: a ring of the last `cap` times served. */
-function window(cap) {
-  const ring = new Float64Array(Math.max(1, cap));
-  let oldest = 0;
-  let count = 0;
-  return (now) => {
-    if (cap === 0 || !armed) return true;
-    while (count > 0 && now - ring[oldest] >= 1_000) {
-      oldest = (oldest + 1) % cap;
-      count--;
-    }
-    if (count >= cap) return false;
-    ring[(oldest + count) % cap] = now;
-    count++;
-    return true;
-  };
-}
-const admitCreate = window(createCap);
-const admitLookup = window(lookupCap);
+const admitCreate = slidingWindow(createCap, () => armed);
+const admitLookup = slidingWindow(lookupCap, () => armed);
 
 /** reference id (lower case) -> { settlesAt, body, mandate }. */
 const accepted = new Map();
