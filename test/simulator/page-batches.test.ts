@@ -75,7 +75,10 @@ describe('batches in the page state', () => {
     await momo.disbursement.transfer(row('x', '5', '46733123999').body); // not a batch's
     await momo.disbursement.transfer(row('x', '6', '46733123999').body, { tag: 'order-9' });
 
+    // The rows are sent concurrently, so they reach the simulator (and its page) in any
+    // order: compare them by key.
     const state = await pageState();
+    for (const batch of state.batches) batch.rows.sort((a, b) => (a.key < b.key ? -1 : 1));
     expect(state.batches).toEqual([
       {
         id: 'payroll-2026-11',
