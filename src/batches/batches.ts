@@ -5,9 +5,9 @@ import { fingerprint, randomReferenceId } from '../payments/ids';
 import { pacedCalls } from '../payments/pacing';
 import { checkRunOptions } from './check';
 import { batchClaims } from './claims';
+import { ConcurrencyLimit } from './concurrency-limit';
 import { FirstLookupPlanner } from './first-lookup';
-import { adoptRecord, type RunContext, Slot, usedKey } from './item';
-import { Slots } from './send-slots';
+import { adoptRecord, ItemState, type RunContext, usedKey } from './item';
 import { buildReport, moneyOf, ProgressCounts } from './summary';
 import { runOrTakeOver } from './takeover';
 import type { BatchItem, BatchReport, BatchReportItem, BatchRunOptions } from './types';
@@ -73,7 +73,7 @@ export class Batches {
 }
 
 /** An item's line of the report, built without intermediate objects (100,000 of them). */
-function reportItem(slot: Slot): BatchReportItem {
+function reportItem(slot: ItemState): BatchReportItem {
   const { key, operation, referenceId, reason, financialTransactionId } = slot;
   const status = slot.status ?? 'UNRESOLVED';
   // A paid item's whole shape in one literal: properties added later live outside it.
@@ -89,7 +89,7 @@ function reportItem(slot: Slot): BatchReportItem {
   return item;
 }
 
-function moneyOfSlot(slot: Slot | undefined) {
+function moneyOfSlot(slot: ItemState | undefined) {
   const { amount, currency } = slot ?? {};
   return amount === undefined || currency === undefined ? undefined : { amount, currency };
 }
@@ -106,14 +106,14 @@ async function checkAll(
   handle: BatchHandle,
   oneShot: boolean,
 ) {
-  const slots: Slot[] = [];
+  const slots: ItemState[] = [];
   const kept: (Kept | undefined)[] | undefined = oneShot ? [] : undefined;
   const first = new Map<string, number>();
   const defaultOperation = options.operation ?? DEFAULT_OPERATION;
   for await (const item of items) {
     options.signal?.throwIfAborted();
     const check = checkItem(item, defaultOperation);
-    const slot = new Slot(check.key, check.operation);
+    const slot = new ItemState(check.key, check.operation);
     slots.push(slot);
     const money = check.ok ? moneyOf(item.body) : undefined;
     if (money) {
@@ -154,11 +154,11 @@ async function checkAll(
  */
 async function sendAll(
   run: RunContext,
-  slots: Slot[],
+  slots: ItemState[],
   items: Iterable<unknown> | AsyncIterable<unknown>,
 ) {
   const { signal } = run.options;
-  const sendSlots = new Slots(run.options.concurrency ?? DEFAULT_CONCURRENCY);
+  const sendLimit = new ConcurrencyLimit(run.options.concurrency ?? DEFAULT_CONCURRENCY);
   const running = new Set<Promise<void>>();
   let stop: { error: unknown } | undefined;
   let index = 0;
@@ -173,14 +173,14 @@ async function sendAll(
       break;
     }
     if (slot.status !== undefined) continue;
-    await sendSlots.acquire();
+    await sendLimit.acquire();
     if (stop || signal?.aborted) {
-      sendSlots.release();
+      sendLimit.release();
       break;
     }
     let freed = false;
     const free = () => {
-      if (!freed) sendSlots.release();
+      if (!freed) sendLimit.release();
       freed = true;
     };
     const task: Promise<void> = runOrTakeOver(
@@ -188,7 +188,7 @@ async function sendAll(
       slot,
       read,
       free,
-      sendSlots,
+      sendLimit,
       () => stop !== undefined,
     )
       .catch((error: unknown) => {

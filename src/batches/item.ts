@@ -19,7 +19,7 @@ import type { BatchItemStatus, BatchRunOptions } from './types';
  * fields all exist from the start, so each slot is one compact object (bench: "batch of
  * 100,000 streamed: peak RSS growth").
  */
-export class Slot {
+export class ItemState {
   readonly key: string;
   readonly operation: string;
   spec?: BatchOperationSpec;
@@ -71,7 +71,7 @@ export { TAKEN_OVER };
  */
 export async function runItem(
   run: RunContext,
-  slot: Slot,
+  slot: ItemState,
   item: { body: unknown; callbackUrl?: unknown },
   freeSendSlot: () => void,
   taken?: BatchClaimToken,
@@ -165,7 +165,7 @@ export async function runItem(
  * Takes what the store holds for an item into its slot: its reference id, whether the
  * provider has it, its final status. True when the item has ended.
  */
-export function adoptRecord(slot: Slot, record: BatchRecord): boolean {
+export function adoptRecord(slot: ItemState, record: BatchRecord): boolean {
   slot.referenceId = record.referenceId;
   slot.recorded = true;
   const outcome = record.outcome;
@@ -182,7 +182,7 @@ export function adoptRecord(slot: Slot, record: BatchRecord): boolean {
 }
 
 /** An item another process ended while this run was reading: counted as this run's. */
-function countEnded(run: RunContext, slot: Slot): void {
+function countEnded(run: RunContext, slot: ItemState): void {
   run.progress.change((c) => {
     c.sent += 1;
     if (slot.status === 'SUCCESSFUL') c.successful += 1;
@@ -196,7 +196,7 @@ type Sent = 'accepted' | 'existed' | [BatchItemStatus, string];
 /** The intent recorded, then the creating call made until the provider has it or refused it. */
 async function send(
   run: RunContext,
-  slot: Slot,
+  slot: ItemState,
   item: { body: unknown; callbackUrl?: unknown },
   claim: HeldClaim,
 ): Promise<Sent> {
@@ -253,7 +253,12 @@ async function send(
 }
 
 /** A refusal recorded FAILED with its code, as a final status is: a rerun does not send it again. */
-async function refused(run: RunContext, slot: Slot, claim: HeldClaim, code: string): Promise<Sent> {
+async function refused(
+  run: RunContext,
+  slot: ItemState,
+  claim: HeldClaim,
+  code: string,
+): Promise<Sent> {
   const unrecorded = await recordFinal(run, slot, { status: 'FAILED', reason: code }, claim);
   if (unrecorded) return ['UNRESOLVED', unrecorded]; // and onItemSettled, as for a final status
   run.progress.change((c) => {
@@ -266,7 +271,7 @@ async function refused(run: RunContext, slot: Slot, claim: HeldClaim, code: stri
 /** The item's wait; `heldMs` (its hold before the first lookup) counts against its deadline. */
 function wait(
   run: RunContext,
-  slot: Slot,
+  slot: ItemState,
   signal: AbortSignal,
   heldMs: number,
   adopted: AdoptedCheck | undefined,

@@ -2,7 +2,7 @@ import type { BatchHandle, BatchOutcome } from '../contracts/batch-store';
 import type { HeldClaim } from '../payments/claims';
 import type { BatchRunOptions, SettledBatchItem } from './types';
 
-/** What the item's slot tells of it (the runner's `Slot`). */
+/** What the item's slot tells of it (the runner's `ItemState`). */
 interface SlotLike {
   readonly key: string;
   readonly operation: string;

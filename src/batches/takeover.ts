@@ -1,16 +1,16 @@
 import type { BatchClaimToken, BatchRecord } from '../contracts/batch-store';
 import { sleep } from '../payments/time';
 import { LEASE_MS } from './claims';
+import type { ConcurrencyLimit } from './concurrency-limit';
 import {
   adoptRecord,
   CLAIMED,
+  type ItemState,
   type RunContext,
   runItem,
-  type Slot,
   TAKEN_OVER,
   usedKey,
 } from './item';
-import type { Slots } from './send-slots';
 
 /** How often an item another process holds is looked at, at most (a third of a short lease). */
 const MAX_POLL_MS = 1_000;
@@ -33,10 +33,10 @@ type Item = { body: unknown; callbackUrl?: unknown };
  */
 export async function runOrTakeOver(
   run: RunContext,
-  slot: Slot,
+  slot: ItemState,
   item: Item,
   freeSendSlot: () => void,
-  sendSlots: Slots,
+  sendLimit: ConcurrencyLimit,
   stopping: () => boolean,
 ): Promise<void> {
   await runItem(run, slot, item, freeSendSlot);
@@ -62,7 +62,7 @@ export async function runOrTakeOver(
     }
     if (record && adopt(run, slot, record)) return; // another process ended it
     if (Date.now() >= deadline) return end(slot, 'UNRESOLVED', why);
-    const token = await claimLapsed(run, slot, leaseMs, sendSlots);
+    const token = await claimLapsed(run, slot, leaseMs, sendLimit);
     if (token === undefined) continue;
     end(slot, undefined);
     await runItem(run, slot, item, token.free, token.token);
@@ -72,7 +72,7 @@ export async function runOrTakeOver(
 }
 
 /** Whether the item was left to another process that holds (or took over) its claim. */
-function heldElsewhere(slot: Slot): boolean {
+function heldElsewhere(slot: ItemState): boolean {
   return slot.status === 'UNRESOLVED' && (slot.reason === CLAIMED || slot.reason === TAKEN_OVER);
 }
 
@@ -82,16 +82,16 @@ function heldElsewhere(slot: Slot): boolean {
  */
 async function claimLapsed(
   run: RunContext,
-  slot: Slot,
+  slot: ItemState,
   leaseMs: number,
-  sendSlots: Slots,
+  sendLimit: ConcurrencyLimit,
 ): Promise<{ token: BatchClaimToken; free: () => void } | undefined> {
   let held = slot.sent !== true;
   const free = () => {
-    if (held) sendSlots.release();
+    if (held) sendLimit.release();
     held = false;
   };
-  if (held) await sendSlots.acquire();
+  if (held) await sendLimit.acquire();
   try {
     const token = await run.handle.claim(slot.key, run.owner, leaseMs);
     if (token === undefined) free();
@@ -103,8 +103,8 @@ async function claimLapsed(
 }
 
 /** Sets (or, with undefined, clears) how the item ended; the slot's fields stay in place. */
-function end(slot: Slot, status: Slot['status'] | undefined, reason?: string): void {
-  const fields = slot as { status?: Slot['status'] | undefined; reason?: string | undefined };
+function end(slot: ItemState, status: ItemState['status'] | undefined, reason?: string): void {
+  const fields = slot as { status?: ItemState['status'] | undefined; reason?: string | undefined };
   fields.status = status;
   fields.reason = reason;
 }
@@ -113,7 +113,7 @@ function end(slot: Slot, status: Slot['status'] | undefined, reason?: string): v
  * Takes in what the store holds of the item (its reference id, SENT, or its final
  * outcome), counted in the progress once; true when another process ended it.
  */
-function adopt(run: RunContext, slot: Slot, record: BatchRecord): boolean {
+function adopt(run: RunContext, slot: ItemState, record: BatchRecord): boolean {
   const counted = slot.sent === true;
   end(slot, undefined);
   adoptRecord(slot, record);

@@ -19,7 +19,7 @@ export function queueTimeout(
  * What a sender's failure means for the caller: the caller's abort reason as it is, a
  * TimeoutError when the deadline passed (body included), a ConnectionError otherwise.
  */
-export function sendFailure(error: unknown, plan: CallPlan<unknown>, n: number): unknown {
+export function attemptError(error: unknown, plan: CallPlan<unknown>, n: number): unknown {
   if (plan.signal?.aborted) return plan.signal.reason;
   if ((error as Error)?.name === 'TimeoutError') return timedOut(plan, n, 'no complete answer');
   return noResponse(error, plan, n);

@@ -2,7 +2,7 @@ import { isApiError, isMomoError, type MomoError } from '../errors';
 import { Admission } from './admission/admission';
 import type { SharedBudgetSettings } from './admission/shared-budget';
 import { landedAnswer, readAnswer } from './answer';
-import { queueTimeout, sendFailure, tokenFailure } from './attempt';
+import { attemptError, queueTimeout, tokenFailure } from './attempt';
 import type { Authorization, Authorizer, CallInput, CallResult } from './call';
 import { type CallPlan, callStart, headersOf, planCall, requestInfo } from './call-plan';
 import type { Config } from './config';
@@ -226,7 +226,7 @@ export class Transport {
         signal: plan.signal,
       });
     } catch (error) {
-      const failure = sendFailure(error, plan, n);
+      const failure = attemptError(error, plan, n);
       if (onResponse) {
         const reported = isMomoError(failure) ? { error: failure } : {};
         const durationMs = Date.now() - (started as number);

@@ -51,11 +51,11 @@ export async function derivedReferenceId(
 ): Promise<string> {
   const message = utf8(`${domain}${JSON.stringify([batchId, key])}`);
   const mac = new Uint8Array(await subtle().sign('HMAC', await hmacKey(secret), message));
-  return uuidV4(mac);
+  return formatUuidV4(mac);
 }
 
 /** 16 bytes (the first of `bytes`) as a UUID v4. */
-export function uuidV4(bytes: Uint8Array): string {
+export function formatUuidV4(bytes: Uint8Array): string {
   const b = bytes.slice(0, 16);
   b[6] = (b[6]! & 0x0f) | 0x40;
   b[8] = (b[8]! & 0x3f) | 0x80;

@@ -1,6 +1,6 @@
 import { createRedisState, type RedisState } from 'momo-partner-sdk/redis';
 import { afterAll, beforeAll, it } from 'vitest';
-import { platformScenario } from '../scale-out/platform-scenario';
+import { platformScenario } from '../settle/platform-scenario';
 import { type ConnectedClient, connectClient } from './support/clients';
 import { describeWithRedis, RedisServer } from './support/redis-server';
 

@@ -3,7 +3,7 @@
  * creating call) at once. Not a pacer: the client's admission stage paces the calls
  * (src/payments/pacing.ts). At most `limit` holders at once; others queue in order.
  */
-export class Slots {
+export class ConcurrencyLimit {
   #free: number;
   readonly #queue: (() => void)[] = [];
 
