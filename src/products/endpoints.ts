@@ -98,7 +98,7 @@ export function creating<
   R extends StatusLike,
   const P extends ProductName,
   const N extends string,
-  const X extends Extra = {},
+  const X extends Extra = Record<never, never>,
 >(
   product: P,
   name: N,
