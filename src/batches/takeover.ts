@@ -18,7 +18,7 @@ const MAX_POLL_MS = 1_000;
 type Item = { body: unknown; callbackUrl?: unknown };
 
 /**
- * An item's way when other processes run the same batch (DESIGN 9.1, "a dead process's
+ * An item's way when other processes run the same batch (docs/batches.md, "a dead process's
  * work goes on at once"): `runItem`, and while another process holds the item's claim,
  * the item is awaited rather than given up: its record is read every poll (a third of
  * the lease, at most a second) and, once another process recorded it final, it is

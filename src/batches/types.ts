@@ -20,7 +20,7 @@ export interface BatchItem {
   callbackUrl?: string | undefined;
 }
 
-/** How an item ended: see DESIGN 8.1. */
+/** How an item ended: see docs/batches.md. */
 export type BatchItemStatus = 'SUCCESSFUL' | 'FAILED' | 'REJECTED' | 'SKIPPED' | 'UNRESOLVED';
 
 /** Counts as the run goes (`sent` counts items the provider has, from earlier runs too). */
@@ -54,7 +54,7 @@ export interface SettledBatchItem {
   currency?: string;
 }
 
-/** Options of `momo.batches.run(items, options)` (DESIGN 8.1; docs/batches.md). */
+/** Options of `batches.run(items, options)` (docs/batches.md). */
 export interface BatchRunOptions<Tx = unknown> {
   /** The batch's id: running it again continues it. */
   id: string;
@@ -118,7 +118,7 @@ export interface BatchSummary {
   failures: Record<string, number>;
 }
 
-/** What `momo.batches.run` resolves to: one entry per item in input order, and a summary. */
+/** What `batches.run` resolves to: one entry per item in input order, and a summary. */
 export interface BatchReport {
   summary: BatchSummary;
   items: BatchReportItem[];

@@ -1,5 +1,5 @@
 /**
- * The one leased and fenced claim of the kernel (DESIGN 9.1), under the batch runner and
+ * The one leased and fenced claim of the kernel (docs/architecture.md), under the batch runner and
  * the outbox relay: a claim is a store's lease on one payment and the fencing token every
  * write for it carries. A `ClaimHolder` keeps every claim its driver holds: all renewed
  * together at a third of the lease (one store round trip for them all when the store can

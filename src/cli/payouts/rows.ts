@@ -5,7 +5,7 @@ import { transferBody } from '../../schemas/transactions';
 import { CsvError, type CsvRecord, readCsvRecords } from '../csv';
 
 /**
- * The rows of a `payouts` CSV file as batch items (DESIGN 8.3): `key`, `amount`,
+ * The rows of a `payouts` CSV file as batch items (docs/cli.md): `key`, `amount`,
  * `currency`, and `msisdn` or `partyIdType` + `partyId`; optional `externalId` (default
  * the key), `payerMessage`, `payeeNote`. Every other column is carried to the results.
  */
