@@ -1,6 +1,6 @@
-import { addDecimal } from '../../batches/summary';
 import type { BatchReport, BatchReportItem } from '../../batches/types';
 import type { BatchHandle } from '../../contracts/batch-store';
+import { addDecimal } from '../../payments/decimal';
 import { readCsvRecords } from '../csv';
 import { CliFailure, ExitCode } from '../output';
 import { PROBLEMS_LISTED } from './problems';

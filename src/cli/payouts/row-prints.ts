@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { canonicalDecimal } from '../../payments/decimal';
 
 /**
  * What makes two rows "the same payment" for the repeat guard: the same party in the
@@ -22,7 +23,7 @@ export function rowPrint(
     role,
     kind,
     samePartyText(kind, String(party?.partyId ?? '')),
-    decimal(amount),
+    canonicalDecimal(amount),
     currency,
   ]);
   return createHmac('sha256', secret).update(text).digest().readBigUInt64BE(0);
@@ -43,14 +44,6 @@ function samePartyText(kind: string, id: string): string {
     return compact.startsWith('00') ? compact.slice(2) : compact;
   }
   return kind === 'EMAIL' || kind === 'PARTY_CODE' ? trimmed.toLowerCase() : trimmed;
-}
-
-/** `007.50` → `7.5`, `10.00` → `10`: one spelling per amount. */
-function decimal(amount: string): string {
-  const [whole = '', fraction = ''] = amount.split('.');
-  const int = whole.replace(/^0+(?=\d)/, '');
-  const frac = fraction.replace(/0+$/, '');
-  return frac ? `${int}.${frac}` : int;
 }
 
 /** The prints of a file's payable rows, 8 bytes each (100,000 rows: 800 KB). */
