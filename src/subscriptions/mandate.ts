@@ -179,8 +179,8 @@ async function applyChange(ctx: StepContext, sub: Subscription, plan: Plan): Pro
 export function applyApprovedChange(sub: Subscription): boolean {
   const change = sub.change;
   const from = change?.mandate.fromPeriod;
-  if (!change || change.mandate.status !== 'APPROVED' || from === undefined) return false;
-  if (sub.period < from) return false;
+  if (change?.mandate.status !== 'APPROVED' || from === undefined || sub.period < from)
+    return false;
   replace(sub, change.mandate);
   if (sub.renewal) sub.replaced = [...(sub.replaced ?? []), sub.renewal]; // of the old terms
   sub.renewal = undefined;
