@@ -112,6 +112,8 @@ export * from './errors';
 export { type CheckedOutboxIntent, checkOutboxIntent } from './outbox/intent';
 export { startOutboxRelay } from './outbox/relay';
 export type { OutboxRelay, OutboxRelayOptions } from './outbox/types';
+/** For store implementers: a claim's lease when none is configured (15 s). */
+export { DEFAULT_LEASE_MS } from './payments/claims';
 export {
   Collection,
   type DeliveryNotificationOptions,

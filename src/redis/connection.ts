@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { checkClient, type RedisKind } from './detect';
 import { RedisCommandError, RedisUnavailableError, toRedisError } from './errors';
 import type { RedisOptions } from './options';
+import { type IoRedisReadiness, ioredisReady, nodeRedisNotReady, watchReady } from './readiness';
 
 export { optionError, RedisCommandError, RedisUnavailableError } from './errors';
 export type { RedisOptions } from './options';
@@ -37,8 +38,10 @@ export interface IoRedisClient {
   call(command: string, ...args: string[]): Promise<unknown>;
   /** A second connection, for the callback subscriber. */
   duplicate(): unknown;
-  /** Connection errors. */
+  /** Connection errors; 'ready' once connected. */
   on(event: 'error', listener: (error: Error) => void): unknown;
+  on(event: 'ready', listener: () => void): unknown;
+  removeListener(event: 'ready', listener: () => void): unknown;
 }
 
 /** A connected client of either library, single node or cluster; the package detects which. */
@@ -88,7 +91,12 @@ export class RedisConnection {
     if (!guarded.has(client)) {
       guarded.add(client);
       client.on('error', () => {});
+      if (this.#io) watchReady(client as IoRedisReadiness);
     }
+  }
+
+  get #io(): boolean {
+    return this.#kind === 'ioredis' || this.#kind === 'ioredis-cluster';
   }
 
   get kind(): RedisKind {
@@ -113,8 +121,12 @@ export class RedisConnection {
   }
 
   /** A command; `key` routes it on a cluster (its first key, or its channel). */
-  command(args: string[], key?: string): Promise<unknown> {
-    if (!this.ready) return Promise.reject(new RedisUnavailableError('Redis is not connected'));
+  async command(args: string[], key?: string): Promise<unknown> {
+    if (!this.ready) {
+      if (!this.#io) throw nodeRedisNotReady(this.#client as { isOpen?: unknown });
+      // A `new Redis()` still making its first connection is waited for (bounded).
+      await ioredisReady(this.#client as IoRedisReadiness, this.#timeoutMs);
+    }
     const [name, ...rest] = args as [string, ...string[]];
     let sent: Promise<unknown>;
     if (this.#kind === 'ioredis' || this.#kind === 'ioredis-cluster') {

@@ -175,4 +175,15 @@ describe('the simulator over HTTP refuses other sites', () => {
     expect(own.status).toBe(200);
     expect(sim.transaction(referenceId)?.status).toBe('SUCCESSFUL');
   });
+
+  it("the payer's page and its assets refuse to be framed by any site (clickjacking)", async () => {
+    for (const path of ['/_simulator/', '/_simulator/page.js', '/_simulator/page.css']) {
+      const response = await fetch(`${server.url}${path}`);
+      expect(response.status).toBe(200);
+      const policy = response.headers.get('content-security-policy') ?? '';
+      expect(policy.split(';').map((d) => d.trim())).toContain("frame-ancestors 'none'");
+      expect(response.headers.get('x-frame-options')).toBe('DENY');
+      await response.body?.cancel();
+    }
+  });
 });
