@@ -5,6 +5,7 @@ import type {
   SubscriptionStore,
 } from '../contracts/subscription-store';
 import { ValidationError } from '../errors';
+import { DEFAULT_LEASE_MS } from '../payments/claims';
 import { cancelMandates } from './cancel';
 import { requestMandate, stop } from './mandate';
 import { runPass } from './pass';
@@ -19,9 +20,6 @@ import type {
   SubscriptionRunnerOptions,
   SubscriptionsOptions,
 } from './types';
-
-/** The kernel's lease (DESIGN 9.1: a dead runner's work is taken over within 15 s). */
-const DEFAULT_LEASE_MS = 15_000;
 
 const issue = (path: string, message: string) => new ValidationError([{ path, message }]);
 

@@ -5,6 +5,7 @@ import type {
   SubscriptionMandate,
   SubscriptionTerms,
 } from '../contracts/subscription-store';
+import { canonicalDecimal } from '../payments/decimal';
 import type { Plan } from './context';
 
 /**
@@ -71,12 +72,17 @@ export function withinTerms(
   return charge.currency === terms.currency && compareDecimal(charge.amount, terms.amount) <= 0;
 }
 
-/** -1, 0 or 1 as decimal string `a` is below, at or above `b` (non-negative, exact). */
+/**
+ * -1, 0 or 1 as decimal amount `a` is below, at or above `b`, on the kernel's one
+ * spelling of an amount (`canonicalDecimal`): the longer whole part is the larger, then
+ * digit by digit.
+ */
 export function compareDecimal(a: string, b: string): number {
-  const [ai = '0', af = ''] = a.split('.');
-  const [bi = '0', bf = ''] = b.split('.');
+  const [aw = '', af = ''] = canonicalDecimal(a).split('.');
+  const [bw = '', bf = ''] = canonicalDecimal(b).split('.');
+  if (aw.length !== bw.length) return aw.length < bw.length ? -1 : 1;
   const scale = Math.max(af.length, bf.length);
-  const x = BigInt(ai + af.padEnd(scale, '0'));
-  const y = BigInt(bi + bf.padEnd(scale, '0'));
-  return x < y ? -1 : x > y ? 1 : 0;
+  const x = aw + af.padEnd(scale, '0');
+  const y = bw + bf.padEnd(scale, '0');
+  return x === y ? 0 : x < y ? -1 : 1;
 }
