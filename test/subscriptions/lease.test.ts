@@ -1,4 +1,4 @@
-import { memorySubscriptionStore } from 'momo-partner-sdk';
+import { memorySubscriptionStore, Subscriptions } from 'momo-partner-sdk/subscriptions';
 import { describe, expect, it, vi } from 'vitest';
 import { DAY, gymMonthly, payer, SECRET, setup, T0 } from './support';
 
@@ -49,7 +49,7 @@ describe('subscriptions: the runner lease', () => {
     expect((await leased()).lease?.owner).toBe(first?.owner);
 
     // Another runner meanwhile leaves it alone.
-    const other = world.momo.subscriptions({
+    const other = new Subscriptions(world.momo, {
       store,
       secret: SECRET,
       now: () => world.sim.clock.now(),
