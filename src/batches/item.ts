@@ -108,6 +108,8 @@ export async function runItem(
     }
     if (current && adoptRecord(slot, current)) return countEnded(run, slot);
     let acceptedAt: number | undefined;
+    // Before the creating call: the provider accepted it no earlier, whatever the load.
+    const sentAt = Date.now();
     if (!slot.sent) {
       const sent = await send(run, slot, item, claim);
       if (typeof sent !== 'string') return end(...sent);
@@ -127,7 +129,7 @@ export async function runItem(
       await run.firstLookup.hold(acceptedAt, signal, options.waitTimeoutMs);
     const final = await wait(run, slot, signal, Date.now() - heldFrom, adopted);
     if (acceptedAt !== undefined && final.status === 'SUCCESSFUL') {
-      run.firstLookup.learn(acceptedAt, Date.now());
+      run.firstLookup.learn(sentAt, Date.now());
     }
     const reason = final.status === 'FAILED' ? reasonCode(final.reason) : undefined;
     const ftid = final.financialTransactionId;
