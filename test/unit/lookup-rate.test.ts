@@ -83,10 +83,12 @@ describe('the lookup gate of a client', () => {
     await Promise.all(deposits.map((d) => d.wait()));
     expect(arrivals).toHaveLength(8);
     expect(sentAt).toHaveLength(8);
-    // 20 per second: 50 ms apart, never sooner (the gate counts whole milliseconds).
-    for (let i = 1; i < sentAt.length; i++) {
-      expect((sentAt[i] as number) - (sentAt[i - 1] as number)).toBeGreaterThanOrEqual(48);
-    }
+    // 20 per second: the gate lets them go 50 ms apart. onRequest reads the clock a few
+    // promise turns after the gate did, and on a loaded machine one call's turns can lag
+    // another's by a few ms (seen: up to 18 ms), so one gap may look short; the span of
+    // all 8 cannot shrink by more than one call's lag: 350 ms less at most 50, where a
+    // burst (no gate) would send all 8 within a few ms.
+    expect((sentAt[7] as number) - (sentAt[0] as number)).toBeGreaterThanOrEqual(7 * 50 - 50);
     // Nothing asserted of the arrivals' spacing: a loaded machine can hold the first send
     // in the socket while the last goes straight through (the gate's moments are above).
   });
