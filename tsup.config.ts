@@ -1,4 +1,6 @@
+import { resolve } from 'node:path';
 import { defineConfig } from 'tsup';
+import { DRIVER_ENTRIES, errorsFromMainEntry } from './scripts/entries.mjs';
 
 /**
  * ky, uuid, zod and p-retry are bundled into both builds: they are ESM-only, so a CommonJS
@@ -29,6 +31,14 @@ const library = {
   external: ['momo-partner-sdk', 'msw'],
 };
 
+/**
+ * The main entry's declarations are built together with the drivers' (one rollup run, so
+ * one shared declaration file): a driver's `new Batches(momo)` takes the very
+ * `Disbursement`, `MomoClient` and error classes the main entry declares. Declared twice,
+ * classes with private fields would be two unrelated types to a partner's compiler.
+ */
+const declarations = { entry: { index: 'src/index.ts', ...DRIVER_ENTRIES } };
+
 export default defineConfig([
   {
     // The main entry imports no Node module at load time (web runtimes load it too), so
@@ -37,6 +47,7 @@ export default defineConfig([
     entry: { index: 'src/index.ts' },
     ...library,
     format: ['esm'],
+    dts: declarations,
     splitting: true,
     clean: true,
   },
@@ -45,6 +56,16 @@ export default defineConfig([
     entry: { index: 'src/index.ts' },
     ...library,
     format: ['cjs'],
+    dts: declarations,
+  },
+  {
+    // The drivers (batches, reconcile, subscriptions, outbox): each a file of its own
+    // taking a client, the error tree imported from the main entry by name
+    // (scripts/entries.mjs); their declarations come with the main entry's, above.
+    entry: DRIVER_ENTRIES,
+    ...library,
+    dts: false,
+    esbuildPlugins: [errorsFromMainEntry(resolve(import.meta.dirname))],
   },
   {
     // Redis clients are the partner's own (optional peers), never bundled.

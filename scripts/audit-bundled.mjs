@@ -25,6 +25,10 @@ const ENTRIES = [
   'redis/index',
   'postgres/index',
   'otel/index',
+  'batches/index',
+  'reconcile/index',
+  'subscriptions/index',
+  'outbox/index',
   'cli/index',
 ];
 const FAILING = ['high', 'critical'];

@@ -10,6 +10,7 @@ import { type Books, RecordChecks, verdictOf } from './records';
 import { checkStores, missingFromBooks, missingReason, type StorePayment } from './stores';
 import type {
   ReconcileFound,
+  ReconcileFromStoreOptions,
   ReconcileItem,
   ReconcileOptions,
   ReconcileRecord,
@@ -33,14 +34,25 @@ interface Pending<R extends ReconcileRecord> {
 type Task<R extends ReconcileRecord> = Pending<R> | StorePayment;
 
 /**
- * `momo.reconcile(records, options)`: the partner's books against the provider. Every
+ * `reconcile(momo, records, options)`: the partner's books against the provider. Every
  * record is read and checked first (a bad one is a ValidationError naming it: nothing is
  * looked up); a reference id the books already listed is DUPLICATE (not looked up again).
  * With stores (`journal`, `outbox`, `batchStore`), the payments they hold that no record
- * names are added after the records, as MISSING_FROM_BOOKS. Then each is looked up
- * through the client's public `getX` method, a few at a time, unless the client's
- * journal says it went to another platform.
+ * names are added after the records, as MISSING_FROM_BOOKS (their records
+ * `ReconcileStoreRecord`s). Then each is looked up through the client's public `getX`
+ * method, a few at a time (within the client's lookup budget), unless the client's
+ * journal says it went to another platform. See docs/reconcile.md.
  */
+export async function reconcile<R extends ReconcileRecord>(
+  momo: ClientSurface,
+  records: Iterable<R> | AsyncIterable<R>,
+  options: ReconcileFromStoreOptions,
+): Promise<ReconcileResult<R | ReconcileStoreRecord>>;
+export async function reconcile<R extends ReconcileRecord>(
+  momo: ClientSurface,
+  records: Iterable<R> | AsyncIterable<R>,
+  options?: ReconcileOptions,
+): Promise<ReconcileResult<R>>;
 export async function reconcile<R extends ReconcileRecord>(
   momo: ClientSurface,
   records: Iterable<R> | AsyncIterable<R>,

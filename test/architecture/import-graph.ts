@@ -15,6 +15,10 @@ const SELF: Record<string, string> = {
   'momo-partner-sdk/redis': 'redis/index.ts',
   'momo-partner-sdk/postgres': 'postgres/index.ts',
   'momo-partner-sdk/otel': 'otel/index.ts',
+  'momo-partner-sdk/batches': 'batches/index.ts',
+  'momo-partner-sdk/reconcile': 'reconcile/index.ts',
+  'momo-partner-sdk/subscriptions': 'subscriptions/index.ts',
+  'momo-partner-sdk/outbox': 'outbox/index.ts',
 };
 
 /** Every .ts file under src/, as a path relative to src/ with forward slashes. */

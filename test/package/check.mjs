@@ -23,6 +23,8 @@ import { join, resolve } from 'node:path';
 import { checkDistImports, checkPackedFiles } from './dist.mjs';
 import { checkFreshClonePack, checkPackedDocs } from './docs.mjs';
 import {
+  driversCjs,
+  driversEsm,
   jestSuite,
   journeyCjs,
   journeyEsm,
@@ -131,6 +133,8 @@ try {
     'redis-cjs.cjs': redisCjs,
     'postgres-esm.mjs': postgresEsm,
     'postgres-cjs.cjs': postgresCjs,
+    'drivers-esm.mjs': driversEsm,
+    'drivers-cjs.cjs': driversCjs,
     'jest/deposit.test.js': jestSuite,
     'vitest/deposit.test.mjs': vitestSuite,
   };
@@ -167,6 +171,12 @@ try {
   );
   await check('./postgres without pg, CJS', () =>
     inConsumer(process.execPath, ['postgres-cjs.cjs']),
+  );
+  await check('./batches, ./reconcile, ./subscriptions, ./outbox share the errors, ESM', () =>
+    inConsumer(process.execPath, ['drivers-esm.mjs']),
+  );
+  await check('./batches, ./reconcile, ./subscriptions, ./outbox share the errors, CJS', () =>
+    inConsumer(process.execPath, ['drivers-cjs.cjs']),
   );
   // Jest reports on stderr, vitest on stdout; NO_COLOR keeps it plain.
   const runner = (args, tests = 2) => {

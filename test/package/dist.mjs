@@ -1,7 +1,8 @@
 /**
  * What the built files may import. The client's dependencies are bundled in (they are
  * ESM-only, and a CommonJS consumer under Jest could not require them), so the entries
- * import only Node built-ins; ./testing also imports the client by the package's name
+ * import only Node built-ins; ./testing and the drivers (./batches, ./reconcile,
+ * ./subscriptions, ./outbox) also import the client by the package's name
  * and msw (on demand); the declarations import nothing a consumer may lack; and no zod
  * locale is bundled.
  */
@@ -27,6 +28,16 @@ const ALLOWED = {
   'postgres.cjs': ['momo-partner-sdk', 'node:crypto', 'crypto'],
   'postgres.d.ts': ['momo-partner-sdk'],
   'postgres.d.cts': ['momo-partner-sdk'],
+  // The drivers: the main entry by name (its error tree), nothing else; their declarations
+  // share the main entry's declaration files (relative imports).
+  ...Object.fromEntries(
+    ['batches', 'reconcile', 'subscriptions', 'outbox'].flatMap((name) => [
+      [`${name}.js`, ['momo-partner-sdk']],
+      [`${name}.cjs`, ['momo-partner-sdk']],
+      [`${name}.d.ts`, []],
+      [`${name}.d.cts`, []],
+    ]),
+  ),
 };
 
 /** Node built-ins, with or without `node:` (tsup strips it in the CommonJS build). */

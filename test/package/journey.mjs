@@ -139,6 +139,43 @@ ${redisCheck}
 console.log('redis cjs ok');
 `;
 
+// The drivers (./batches, ./reconcile, ./subscriptions, ./outbox) take the main entry's
+// client and throw the main entry's errors (one error tree, imported by name).
+const driversCheck = `
+  const momo = createSimulator().client();
+  const refusals = [
+    () => new Batches(momo).run([], { id: '', store: memoryBatchStore() }),
+    () => reconcile(momo, [{ referenceId: 'x', operation: 'disbursement.deposit' }]),
+    async () => new Subscriptions(momo, { store: memorySubscriptionStore(), secret: 'short' }),
+  ];
+  for (const refuse of refusals) {
+    let refused;
+    try { await refuse(); } catch (e) { refused = e; }
+    if (!(refused instanceof ValidationError)) throw new Error('a driver has its own error tree: ' + refused);
+  }
+  if (typeof startOutboxRelay !== 'function') throw new Error('no startOutboxRelay');
+`;
+export const driversEsm = `import { ValidationError } from 'momo-partner-sdk';
+import { Batches, memoryBatchStore } from 'momo-partner-sdk/batches';
+import { startOutboxRelay } from 'momo-partner-sdk/outbox';
+import { reconcile } from 'momo-partner-sdk/reconcile';
+import { Subscriptions, memorySubscriptionStore } from 'momo-partner-sdk/subscriptions';
+import { createSimulator } from 'momo-partner-sdk/testing';
+${driversCheck}
+console.log('drivers esm ok');
+`;
+export const driversCjs = `const { ValidationError } = require('momo-partner-sdk');
+const { Batches, memoryBatchStore } = require('momo-partner-sdk/batches');
+const { startOutboxRelay } = require('momo-partner-sdk/outbox');
+const { reconcile } = require('momo-partner-sdk/reconcile');
+const { Subscriptions, memorySubscriptionStore } = require('momo-partner-sdk/subscriptions');
+const { createSimulator } = require('momo-partner-sdk/testing');
+(async () => {
+${driversCheck}
+console.log('drivers cjs ok');
+})().catch((e) => { console.error(e); process.exit(1); });
+`;
+
 // ./postgres loads without pg installed, and shares the main entry's errors.
 const postgresCheck = `
   if (typeof createPostgresState !== 'function') throw new Error('no createPostgresState');

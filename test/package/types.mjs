@@ -11,6 +11,10 @@ import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } fro
 import { join } from 'node:path';
 
 const consumerSource = `import { MomoClient, type TransactionResult } from 'momo-partner-sdk';
+import { Batches, type BatchReport, memoryBatchStore } from 'momo-partner-sdk/batches';
+import { startOutboxRelay } from 'momo-partner-sdk/outbox';
+import { reconcile, type ReconcileResult } from 'momo-partner-sdk/reconcile';
+import { memorySubscriptionStore, Subscriptions } from 'momo-partner-sdk/subscriptions';
 import { createSimulator, type Simulator } from 'momo-partner-sdk/testing';
 
 const sim: Simulator = createSimulator();
@@ -21,6 +25,14 @@ export async function deposit(): Promise<TransactionResult['status']> {
   const result = await momo.disbursement.deposit({ amount: '1', currency: 'EUR', payee }).wait();
   return result.status;
 }
+// The drivers take the main entry's client: one declaration of it, shared.
+export const batches: Batches = new Batches(momo);
+export const payList = (): Promise<BatchReport> =>
+  batches.run([], { id: 'payday', store: memoryBatchStore() });
+export const books: Promise<ReconcileResult<{ referenceId: string; operation: 'disbursement.deposit' }>> =
+  reconcile(momo, [{ referenceId: '0f8fad5b-d9cb-469f-a165-70867728950e', operation: 'disbursement.deposit' }]);
+export const subs = new Subscriptions(momo, { store: memorySubscriptionStore(), secret: 'sixteen-chars-at-least' });
+export const relay = startOutboxRelay;
 `;
 
 const testingSource = `import { createSimulator, type Simulator } from 'momo-partner-sdk/testing';

@@ -1,0 +1,10 @@
+/** Types of entries.mjs for the build config and the tests. */
+import type { Plugin } from 'esbuild';
+
+export declare const DRIVER_ENTRIES: {
+  batches: string;
+  reconcile: string;
+  subscriptions: string;
+  outbox: string;
+};
+export declare function errorsFromMainEntry(root: string): Plugin;
