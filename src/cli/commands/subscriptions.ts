@@ -1,3 +1,4 @@
+import { Subscriptions } from '../../subscriptions/facade';
 import { positiveInteger } from '../args';
 import { defineCommand } from '../command';
 import { CONNECTION_HELP, clientFromEnv } from '../env';
@@ -102,7 +103,7 @@ export const subscriptionsRunCommand = defineCommand({
       ...simulatorTagsFromEnv(io, args),
       hooks: unanswered.hooks,
     });
-    const subs = momo.subscriptions({ store, secret, now: () => now.getTime(), waitMs });
+    const subs = new Subscriptions(momo, { store, secret, now: () => now.getTime(), waitMs });
     command.progress(`subscriptions run at ${now.toISOString()} (${dir})`);
     const progress = progressOn(io, command.json);
     let summary: Awaited<ReturnType<typeof runOnce>>;
