@@ -21,8 +21,8 @@ const DEFAULT_OPERATION = 'disbursement.transfer';
 const DEFAULT_CONCURRENCY = 8;
 
 /**
- * Batches: pay a list exactly once (DESIGN 8.1), on the client's public methods only.
- * `momo.batches.run(items, { id, store })`.
+ * Batches: pay a list exactly once (docs/batches.md), on the client's public methods only.
+ * `new Batches(momo).run(items, { id, store })`.
  */
 export class Batches {
   readonly #momo: ClientSurface;
