@@ -19,11 +19,12 @@ export interface ReportPeriod {
   amount: string;
   currency: string;
   /**
-   * PAID (by a charge or its invoice), ARREARS (left unpaid), INVOICED (an invoice
+   * PAID (by a charge or its invoice), ARREARS (left unpaid, billing going on), UNPAID
+   * (its last charge failed and the subscription stopped), INVOICED (an invoice
    * outstanding), PENDING (a charge awaiting its outcome, or retries to come), SKIPPED (a
    * pause), DUE (not charged yet).
    */
-  status: 'PAID' | 'ARREARS' | 'INVOICED' | 'PENDING' | 'SKIPPED' | 'DUE';
+  status: 'PAID' | 'ARREARS' | 'UNPAID' | 'INVOICED' | 'PENDING' | 'SKIPPED' | 'DUE';
   /** The charge (or invoice) that paid it, and when its outcome was recorded. */
   referenceId?: string;
   paidAt?: number;
@@ -63,6 +64,8 @@ function periodOf(sub: Subscription, plan: SubscriptionPlan | undefined, period:
   else if ((sub.arrears ?? []).includes(period)) status = 'ARREARS';
   else if ((sub.skipped ?? []).includes(period)) status = 'SKIPPED';
   else if (last?.invoice?.status === 'PENDING') status = 'INVOICED';
+  else if (last?.status === 'FAILED' && (sub.status === 'CANCELLED' || sub.status === 'ENDED'))
+    status = 'UNPAID';
   else if (last) status = 'PENDING';
   const paidBy = payer?.status === 'SUCCESSFUL' ? payer : undefined;
   const at = paidBy ? (paidBy.settledAt ?? paidBy.at) : (payer?.invoice?.settledAt ?? payer?.at);
@@ -101,7 +104,8 @@ export async function buildReport(
       const startsAt = periodStart(sub.startAt, every, p);
       if (startsAt >= to || (sub.endAt !== undefined && startsAt >= sub.endAt)) break;
       if (startsAt < from) continue;
-      if (p >= sub.period && (sub.status === 'CANCELLED' || sub.status === 'ENDED')) break;
+      const stopped = sub.status === 'CANCELLED' || sub.status === 'ENDED';
+      if (p >= sub.period && stopped && !sub.charges.some((c) => c.period === p)) break;
       report.periods.push({
         key: sub.key,
         plan: sub.plan,
