@@ -10,7 +10,8 @@
  * re-readable async source, generated, never held whole; fileBatchStore in `dir`), `store`
  * (an array, the store named by `store`: memory, file or redis).
  */
-import { fileBatchStore, MomoClient, memoryBatchStore } from 'momo-partner-sdk';
+import { MomoClient } from 'momo-partner-sdk';
+import { Batches, fileBatchStore, memoryBatchStore } from 'momo-partner-sdk/batches';
 import { sdkOptions } from './clients/sdk.mjs';
 import { openRedisBatchStore } from './lib/batch-stores.mjs';
 import { credentials } from './lib/config.mjs';
@@ -69,7 +70,7 @@ if (settings.sampleRss) {
 await askServer('reset');
 const items = mode === 'stream' ? source : Array.from({ length: rows }, (_, i) => row(i));
 const started = performance.now();
-const result = await momo.batches.run(items, {
+const result = await new Batches(momo).run(items, {
   id: `bench-${mode}-${process.pid}`,
   store,
   concurrency: settings.concurrency,

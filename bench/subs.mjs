@@ -17,7 +17,8 @@
  * reads counted.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { MomoClient, memorySubscriptionStore } from 'momo-partner-sdk';
+import { MomoClient } from 'momo-partner-sdk';
+import { memorySubscriptionStore, Subscriptions } from 'momo-partner-sdk/subscriptions';
 import { sdkOptions } from './clients/sdk.mjs';
 import { credentials } from './lib/config.mjs';
 import {
@@ -95,7 +96,11 @@ async function charges(opened, counter) {
     return { rss: process.memoryUsage.rss(), heap: process.memoryUsage().heapUsed };
   };
   const empty = snapshot(); // before any subscription exists (modules loaded)
-  const setup = client().subscriptions({ store: opened.store, secret: SECRET, concurrency: 64 });
+  const setup = new Subscriptions(client(), {
+    store: opened.store,
+    secret: SECRET,
+    concurrency: 64,
+  });
   await setup.plan(PLAN);
   await pool(n, 64, (i) =>
     setup.subscribe({ key: `member-${i}`, plan: 'monthly', payer: payer(i), startAt: at }),
@@ -108,7 +113,7 @@ async function charges(opened, counter) {
   }
   const momo = client({ createRate: settings.createRate, lookupRate: settings.lookupRate });
   await momo.collection.getAccessToken();
-  const subs = momo.subscriptions({
+  const subs = new Subscriptions(momo, {
     store: opened.store,
     secret: SECRET,
     concurrency: settings.concurrency,
@@ -208,7 +213,7 @@ async function due(opened, counter) {
   const setupMs = performance.now() - setupStarted;
   const momo = client();
   await momo.collection.getAccessToken();
-  const subs = momo.subscriptions({ store: opened.store, secret: SECRET, concurrency: 64 });
+  const subs = new Subscriptions(momo, { store: opened.store, secret: SECRET, concurrency: 64 });
   const pass = async (passNow) => {
     counter.reset();
     await opened.backend?.reset();

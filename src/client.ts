@@ -1,4 +1,3 @@
-import { Batches } from './batches/batches';
 import { Callbacks } from './callbacks/callbacks';
 import { ClientContext } from './context';
 import type { SharedStateHealthReport } from './contracts/health';
@@ -7,21 +6,16 @@ import { Collection } from './products/collection';
 import { Consent } from './products/consent';
 import { Disbursement } from './products/disbursement';
 import { Remittance } from './products/remittance';
-import { reconcile } from './reconcile/reconcile';
-import type {
-  ReconcileFromStoreOptions,
-  ReconcileOptions,
-  ReconcileRecord,
-  ReconcileResult,
-  ReconcileStoreRecord,
-} from './reconcile/types';
 import { type ClientJournal, JournalView } from './settle/client-journal';
-import { Subscriptions } from './subscriptions/facade';
-import type { SubscriptionsOptions } from './subscriptions/types';
 
 /**
  * The client: options checked once, one transport, one token cache and one poller
- * shared by every product. Products are created on first use.
+ * shared by every product. Products are created on first use. The drivers that run a
+ * list, a loop or a store of their own take a client and are entries of their own, so a
+ * partner who makes one payment ships none of them: `new Batches(momo)`
+ * (momo-partner-sdk/batches), `reconcile(momo, books)` (/reconcile),
+ * `new Subscriptions(momo, options)` (/subscriptions), `startOutboxRelay(momo, store)`
+ * (/outbox).
  */
 export class MomoClient {
   readonly #context: ClientContext;
@@ -32,7 +26,6 @@ export class MomoClient {
   #consent: Consent | undefined;
   #callbacks: Callbacks | undefined;
   #journal: ClientJournal | undefined;
-  #batches: Batches | undefined;
 
   constructor(options: MomoClientOptions) {
     this.#context = new ClientContext(options);
@@ -70,44 +63,6 @@ export class MomoClient {
   get journal(): ClientJournal {
     this.#journal ??= new JournalView(this.#context);
     return this.#journal;
-  }
-
-  /** Pay a list exactly once: `momo.batches.run(items, { id, store })` (docs/batches.md). */
-  get batches(): Batches {
-    this.#batches ??= new Batches(this);
-    return this.#batches;
-  }
-
-  /**
-   * Recurring collections on the provider's pre-approvals: `plan`, `subscribe`, `runDue`,
-   * `start` (docs/subscriptions.md).
-   */
-  subscriptions(options: SubscriptionsOptions): Subscriptions {
-    return new Subscriptions(this, options);
-  }
-
-  /**
-   * The partner's books against the provider: each record looked up (on the platform its
-   * journal entry names, within the client's lookup budget) and given a verdict. Every
-   * record is checked before the first lookup: a bad one is a ValidationError naming it.
-   * A reference id the books list twice is `DUPLICATE`. With a `journal`, `outbox` or
-   * `batchStore`, the payments they hold that no record names are added after the
-   * records (`MISSING_FROM_BOOKS`, their records `ReconcileStoreRecord`s). See
-   * docs/reconcile.md.
-   */
-  reconcile<R extends ReconcileRecord>(
-    records: Iterable<R> | AsyncIterable<R>,
-    options: ReconcileFromStoreOptions,
-  ): Promise<ReconcileResult<R | ReconcileStoreRecord>>;
-  reconcile<R extends ReconcileRecord>(
-    records: Iterable<R> | AsyncIterable<R>,
-    options?: ReconcileOptions,
-  ): Promise<ReconcileResult<R>>;
-  reconcile<R extends ReconcileRecord>(
-    records: Iterable<R> | AsyncIterable<R>,
-    options?: ReconcileOptions | ReconcileFromStoreOptions,
-  ): Promise<ReconcileResult<R | ReconcileStoreRecord>> {
-    return reconcile(this, records, options);
   }
 
   /**

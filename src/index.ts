@@ -5,20 +5,6 @@ export {
   ConsentToken,
   type ConsentTokenInit,
 } from './auth/consent-token';
-export { Batches } from './batches/batches';
-export { fileBatchStore } from './batches/file-store';
-export { memoryBatchStore } from './batches/memory-store';
-export type {
-  BatchItem,
-  BatchItemStatus,
-  BatchOperation,
-  BatchProgress,
-  BatchReport,
-  BatchReportItem,
-  BatchRunOptions,
-  BatchSummary,
-  SettledBatchItem,
-} from './batches/types';
 export { Callbacks } from './callbacks/callbacks';
 export type {
   CallbackHandler,
@@ -108,10 +94,6 @@ export type {
 /** For store implementers: the key a reference id is stored and compared by (lower case). */
 export { referenceKey } from './core/reference-id';
 export * from './errors';
-// For outbox store implementers: db.outbox (momo-partner-sdk/postgres) uses these.
-export { type CheckedOutboxIntent, checkOutboxIntent } from './outbox/intent';
-export { startOutboxRelay } from './outbox/relay';
-export type { OutboxRelay, OutboxRelayOptions } from './outbox/types';
 /** For store implementers: a claim's lease when none is configured (15 s). */
 export { DEFAULT_LEASE_MS } from './payments/claims';
 export {
@@ -124,19 +106,6 @@ export { Consent } from './products/consent';
 export { Disbursement } from './products/disbursement';
 export type { Submitted } from './products/product-api';
 export { Remittance } from './products/remittance';
-export type {
-  ReconcileFound,
-  ReconcileFromStoreOptions,
-  ReconcileItem,
-  ReconcileOptions,
-  ReconcileProgress,
-  ReconcileRecord,
-  ReconcileResult,
-  ReconcileStoreRecord,
-  ReconcileStores,
-  ReconcileSummary,
-  ReconcileVerdict,
-} from './reconcile/types';
 export {
   type CreateUserOptions,
   SANDBOX_BASE_URL,
@@ -203,15 +172,3 @@ export type {
 // scale-out (the Redis parts are in momo-partner-sdk/redis)
 export type { ClientJournal, ResumeOptions, ResumeOutcome } from './settle/client-journal';
 export { InMemoryJournal, type InMemoryJournalOptions } from './settle/journal';
-export { Subscriptions } from './subscriptions/facade';
-export { fileSubscriptionStore } from './subscriptions/file-store';
-export { memorySubscriptionStore } from './subscriptions/memory-store';
-export type { PlanInput, SubscribeInput } from './subscriptions/plan';
-export type {
-  RunDueOptions,
-  RunDueReport,
-  SubscriptionChargeEvent,
-  SubscriptionRunner,
-  SubscriptionRunnerOptions,
-  SubscriptionsOptions,
-} from './subscriptions/types';

@@ -12,10 +12,12 @@ import {
   type MomoClient,
   type OutboxIntent,
   type OutboxPayment,
+} from 'momo-partner-sdk';
+import {
   type OutboxRelay,
   type OutboxRelayOptions,
   startOutboxRelay,
-} from 'momo-partner-sdk';
+} from 'momo-partner-sdk/outbox';
 import { PostgresBatchStore } from './batch-store';
 import {
   checkPool,
@@ -84,7 +86,7 @@ export interface PostgresOutbox {
   cancel(key: string, reason?: string): Promise<OutboxPayment>;
   /**
    * Every committed payment, whatever its status, in enqueue order (read a page at a
-   * time); with `since` (epoch ms), those enqueued at or after it. What `momo.reconcile(books,
+   * time); with `since` (epoch ms), those enqueued at or after it. What `reconcile(momo, books,
    * { outbox: db.outbox })` reads to find the payments the books lack.
    */
   payments(options?: { since?: number }): AsyncIterable<OutboxPayment>;
@@ -99,15 +101,15 @@ export interface PostgresOutbox {
   readonly store: PostgresOutboxStore;
 }
 
-/** The SDK's state on one pool, ready for `MomoClient`'s options and `momo.batches.run`. */
+/** The SDK's state on one pool, ready for `MomoClient`'s options and `new Batches(momo).run`. */
 export interface PostgresState {
   journal: PostgresJournal;
-  /** Batches several processes run together (`momo.batches.run(items, { id, store })`). */
+  /** Batches several processes run together (`new Batches(momo).run(items, { id, store })`). */
   batchStore: PostgresBatchStore;
   tokenStore: PostgresTokenStore;
   /** The transactional outbox (docs/postgres.md, "Outbox"). */
   outbox: PostgresOutbox;
-  /** Subscriptions any number of runners share (`momo.subscriptions({ store, secret })`). */
+  /** Subscriptions any number of runners share (`new Subscriptions(momo, { store, secret })`). */
   subscriptionStore: PostgresSubscriptionStore;
   /** Creates or upgrades the tables in the schema; idempotent, safe on many instances at once. */
   migrate(): Promise<void>;

@@ -1,10 +1,5 @@
-import {
-  type CheckedOutboxIntent,
-  checkOutboxIntent,
-  type OutboxIntent,
-  type OutboxPayment,
-  ValidationError,
-} from 'momo-partner-sdk';
+import { type OutboxIntent, type OutboxPayment, ValidationError } from 'momo-partner-sdk';
+import { type CheckedOutboxIntent, checkOutboxIntent } from 'momo-partner-sdk/outbox';
 import type { PostgresConnection, PostgresPoolClient } from './connection';
 
 /** The columns an `OutboxPayment` is read from (its amount and currency from the body). */

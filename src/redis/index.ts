@@ -36,9 +36,9 @@ export interface RedisState {
   tokenStore: RedisTokenStore;
   callbackBus: RedisCallbackBus;
   journal: RedisJournal;
-  /** Batches several processes run together (`momo.batches.run(items, { id, store })`). */
+  /** Batches several processes run together (`new Batches(momo).run(items, { id, store })`). */
   batchStore: RedisBatchStore;
-  /** Subscriptions any number of runners share (`momo.subscriptions({ store, secret })`). */
+  /** Subscriptions any number of runners share (`new Subscriptions(momo, { store, secret })`). */
   subscriptionStore: RedisSubscriptionStore;
   /** One `lookupRate` and `createRate` for every instance (the client option `rateBudget`). */
   rateBudget: RedisRateBudget;

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileBatchStore } from 'momo-partner-sdk';
+import { fileBatchStore } from 'momo-partner-sdk/batches';
 import { afterAll } from 'vitest';
 import { adoptedCases } from '../support/adopted-cases';
 

@@ -8,7 +8,8 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BatchHandle, fileBatchStore, isValidationError } from 'momo-partner-sdk';
+import { type BatchHandle, isValidationError } from 'momo-partner-sdk';
+import { fileBatchStore } from 'momo-partner-sdk/batches';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 let dir: string;

@@ -4,13 +4,8 @@
  * third of the lease, counted at the store. Counts, not times: the window only decides how
  * many renewal turns are seen, and every assertion holds for any number of turns >= 1.
  */
-import {
-  type BatchHandle,
-  type BatchItem,
-  type BatchStore,
-  MomoClient,
-  memoryBatchStore,
-} from 'momo-partner-sdk';
+import { type BatchHandle, type BatchStore, MomoClient } from 'momo-partner-sdk';
+import { Batches, type BatchItem, memoryBatchStore } from 'momo-partner-sdk/batches';
 import { describe, expect, it } from 'vitest';
 import { PAYEE, row, useSimulator } from './harness';
 
@@ -83,7 +78,7 @@ async function renewalsWhileWaiting(grouped: boolean, windowMs: number) {
   const sent = new Promise<void>((resolve) => {
     allSent = resolve;
   });
-  const run = momo.batches.run(items, {
+  const run = new Batches(momo).run(items, {
     id: `waiting-${grouped}`,
     store,
     concurrency: 64,

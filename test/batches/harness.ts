@@ -1,4 +1,5 @@
-import { type BatchItem, MomoClient } from 'momo-partner-sdk';
+import { MomoClient } from 'momo-partner-sdk';
+import type { BatchItem } from 'momo-partner-sdk/batches';
 import { createSimulator, type ListeningServer, type Simulator } from 'momo-partner-sdk/testing';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 

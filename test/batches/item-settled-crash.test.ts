@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fileBatchStore } from 'momo-partner-sdk';
+import { Batches, fileBatchStore } from 'momo-partner-sdk/batches';
 import { afterAll, expect, it } from 'vitest';
 import type { SettledRunnerInput } from '../support/workers/settled-runner';
 import { PAYEE, row, useSimulator } from './harness';
@@ -44,7 +44,7 @@ it('onItemSettled on a file store: a process SIGKILLed inside the hook, the next
   expect(posts).toBe(3);
 
   const booked: string[] = [];
-  const report = await h.client().batches.run(items, {
+  const report = await new Batches(h.client()).run(items, {
     id: 'payroll',
     store: fileBatchStore(dir), // the next process, the same folder
     onItemSettled: (item) => void booked.push(`${item.key} ${item.status}`),

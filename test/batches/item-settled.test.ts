@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileBatchStore, isValidationError, memoryBatchStore } from 'momo-partner-sdk';
+import { isValidationError } from 'momo-partner-sdk';
+import { Batches, fileBatchStore, memoryBatchStore } from 'momo-partner-sdk/batches';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   runsAThrowingHookAgainOnTheNextRun,
@@ -30,7 +31,7 @@ describe('batches.run({ onItemSettled })', () => {
     // The state a crash between the outcome's write and the hook's end leaves behind.
     const state = join(dir, 'crashed');
     const first = h.client();
-    const report = await first.batches.run([row('r1', '46733123999')], {
+    const report = await new Batches(first).run([row('r1', '46733123999')], {
       id: 'b',
       store: fileBatchStore(state),
       onItemSettled: () => {
@@ -39,7 +40,7 @@ describe('batches.run({ onItemSettled })', () => {
     });
     expect(report.items[0]?.status).toBe('UNRESOLVED');
     const settled: string[] = [];
-    const next = await h.client().batches.run([row('r1', '46733123999')], {
+    const next = await new Batches(h.client()).run([row('r1', '46733123999')], {
       id: 'b',
       store: fileBatchStore(state), // a new process over the same folder
       onItemSettled: (item) => void settled.push(`${item.key} ${item.status}`),
@@ -49,7 +50,7 @@ describe('batches.run({ onItemSettled })', () => {
   });
 
   it('refuses an onItemSettled that is not a function, naming it', async () => {
-    const run = h.client().batches.run([], {
+    const run = new Batches(h.client()).run([], {
       id: 'b',
       store: memoryBatchStore(),
       onItemSettled: 'yes' as never,

@@ -1,13 +1,9 @@
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  type BatchStore,
-  checkOutboxIntent,
-  fileBatchStore,
-  isValidationError,
-  memoryBatchStore,
-} from 'momo-partner-sdk';
+import { type BatchStore, isValidationError } from 'momo-partner-sdk';
+import { Batches, fileBatchStore, memoryBatchStore } from 'momo-partner-sdk/batches';
+import { checkOutboxIntent } from 'momo-partner-sdk/outbox';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PAYEE, row, useSimulator } from './harness';
 
@@ -42,7 +38,7 @@ describe('key rules of a batch (memory and file stores)', () => {
     '%s: every bad key REJECTED naming key, nothing of it written or sent; the rest paid',
     async (_, make) => {
       const items = [...BAD_KEYS.map(([key]) => row(key, PAYEE.ok)), row('emp-ok', PAYEE.ok)];
-      const report = await h.client().batches.run(items, { id: 'payroll', store: make() });
+      const report = await new Batches(h.client()).run(items, { id: 'payroll', store: make() });
 
       BAD_KEYS.forEach(([, reason], i) => {
         expect(report.items[i]).toMatchObject({ status: 'REJECTED' });
@@ -65,9 +61,10 @@ describe('key rules of a batch (memory and file stores)', () => {
   it('a well-formed key of 200 characters, emoji and non-Latin scripts included, is paid', async () => {
     const long = `${'ñ'.repeat(194)}-😀-日本`; // 😀 is two UTF-16 code units: 200 in all
     expect(long).toHaveLength(200);
-    const report = await h
-      .client()
-      .batches.run([row(long, PAYEE.ok)], { id: 'x'.repeat(200), store: fileBatchStore(dir) });
+    const report = await new Batches(h.client()).run([row(long, PAYEE.ok)], {
+      id: 'x'.repeat(200),
+      store: fileBatchStore(dir),
+    });
     expect(report.items.map((i) => i.status)).toEqual(['SUCCESSFUL']);
   });
 
@@ -75,7 +72,9 @@ describe('key rules of a batch (memory and file stores)', () => {
     const momo = h.client();
     const store = fileBatchStore(dir);
     for (const id of ['payroll-\ud800', 'payroll-\ud801', 'pay\u0000roll', 'pay\u0085roll']) {
-      const error = await momo.batches.run([row('emp-1', PAYEE.ok)], { id, store }).catch((e) => e);
+      const error = await new Batches(momo)
+        .run([row('emp-1', PAYEE.ok)], { id, store })
+        .catch((e) => e);
       expect(isValidationError(error), String(error)).toBe(true);
       expect(error.issues.map((i: { path: string }) => i.path)).toEqual(['id']);
       const opened = await store.open(id).catch((e) => e);
@@ -86,12 +85,13 @@ describe('key rules of a batch (memory and file stores)', () => {
   });
 
   it('two keys differing only in a lone surrogate are both REJECTED, not one record', async () => {
-    const report = await h
-      .client()
-      .batches.run([row('emp-\ud800', PAYEE.ok), row('emp-\ud801', PAYEE.ok)], {
+    const report = await new Batches(h.client()).run(
+      [row('emp-\ud800', PAYEE.ok), row('emp-\ud801', PAYEE.ok)],
+      {
         id: 'payroll',
         store: fileBatchStore(dir),
-      });
+      },
+    );
     expect(report.items.map((i) => i.status)).toEqual(['REJECTED', 'REJECTED']);
     expect(h.transferPosts()).toEqual([]);
   });

@@ -3,7 +3,8 @@
  * run writes nothing more under it, claims the item again once it can, and ends it, sent
  * once (DESIGN 9.1, "one leased and fenced claim"; docs/assumptions.md, PC3).
  */
-import { type BatchHandle, type BatchStore, memoryBatchStore } from 'momo-partner-sdk';
+import type { BatchHandle, BatchStore } from 'momo-partner-sdk';
+import { Batches, memoryBatchStore } from 'momo-partner-sdk/batches';
 import { describe, expect, it } from 'vitest';
 import { PAYEE, row, useSimulator } from './harness';
 
@@ -72,7 +73,7 @@ describe('a claim that lapsed unrenewed', () => {
   it('is dropped: nothing written under it; the item is claimed again and ends, sent once', async () => {
     const momo = h.client();
     const { store, late, claims } = flakyStore();
-    const report = await momo.batches.run([row('a', PAYEE.ok), row('b', PAYEE.ok)], {
+    const report = await new Batches(momo).run([row('a', PAYEE.ok), row('b', PAYEE.ok)], {
       id: 'lapsed',
       store,
     });

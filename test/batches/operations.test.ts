@@ -1,4 +1,4 @@
-import type { BatchOperation } from 'momo-partner-sdk';
+import type { BatchOperation } from 'momo-partner-sdk/batches';
 import { createSimulator } from 'momo-partner-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import { batchOperations } from '../../src/batches/operations';

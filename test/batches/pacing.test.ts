@@ -3,7 +3,8 @@
  * "one pacing"): the batch's `createRate` is kept there beside the client's, and a 429
  * pauses every creating call of the client, not one batch.
  */
-import { type BatchItem, MomoClient, memoryBatchStore } from 'momo-partner-sdk';
+import { MomoClient } from 'momo-partner-sdk';
+import { Batches, type BatchItem, memoryBatchStore } from 'momo-partner-sdk/batches';
 import { createSimulator, type ListeningServer, type Simulator } from 'momo-partner-sdk/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PAYEE, row } from './harness';
@@ -48,7 +49,7 @@ describe('the pacing of a batch: the client admission stage alone', () => {
     const momo = client(await capped(20));
     const n = 100;
     const started = Date.now();
-    const report = await momo.batches.run(rows('cap', n), {
+    const report = await new Batches(momo).run(rows('cap', n), {
       id: 'capped',
       store: memoryBatchStore(),
       concurrency: 16,
@@ -69,7 +70,7 @@ describe('the pacing of a batch: the client admission stage alone', () => {
   it("a batch's createRate is kept by the admission stage: within its rate in any sliding second", async () => {
     const momo = client(await capped(20));
     const started = Date.now();
-    const report = await momo.batches.run(rows('own', 30), {
+    const report = await new Batches(momo).run(rows('own', 30), {
       id: 'own-rate',
       store: memoryBatchStore(),
       concurrency: 16,
@@ -87,8 +88,8 @@ describe('the pacing of a batch: the client admission stage alone', () => {
     const momo = client(await capped(), { createRate: 20 });
     const started = Date.now();
     const [a, b] = await Promise.all([
-      momo.batches.run(rows('a', 30), { id: 'a', store: memoryBatchStore(), createRate: 15 }),
-      momo.batches.run(rows('b', 30), { id: 'b', store: memoryBatchStore(), createRate: 15 }),
+      new Batches(momo).run(rows('a', 30), { id: 'a', store: memoryBatchStore(), createRate: 15 }),
+      new Batches(momo).run(rows('b', 30), { id: 'b', store: memoryBatchStore(), createRate: 15 }),
     ]);
     expect(a.summary.successful + b.summary.successful).toBe(60);
     const times = creates().map((r) => r.at);
@@ -107,8 +108,8 @@ describe('the pacing of a batch: the client admission stage alone', () => {
   it("a 429 during a batch pauses the client's creating calls, another batch's too: one pause", async () => {
     const momo = client(await capped(), { maxRetries: 0 });
     const runs = Promise.all([
-      momo.batches.run(rows('a', 40), { id: 'a', store: memoryBatchStore(), createRate: 20 }),
-      momo.batches.run(rows('b', 40), { id: 'b', store: memoryBatchStore(), createRate: 20 }),
+      new Batches(momo).run(rows('a', 40), { id: 'a', store: memoryBatchStore(), createRate: 20 }),
+      new Batches(momo).run(rows('b', 40), { id: 'b', store: memoryBatchStore(), createRate: 20 }),
     ]);
     while (creates().length < 30) await new Promise((resolve) => setTimeout(resolve, 5));
     const injectedAt = Date.now();

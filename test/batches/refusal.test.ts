@@ -1,4 +1,4 @@
-import { memoryBatchStore } from 'momo-partner-sdk';
+import { Batches, memoryBatchStore } from 'momo-partner-sdk/batches';
 import { describe, expect, it } from 'vitest';
 import { PAYEE, row, useSimulator } from './harness';
 
@@ -15,7 +15,7 @@ describe('a batch item the provider refuses, or whose answer is not known', () =
     const momo = h.client();
     const store = memoryBatchStore();
     const items = [row('r1', PAYEE.ok), inCedis('r2')];
-    const report = await momo.batches.run(items, { id: 'refusals', store, createRate: 50 });
+    const report = await new Batches(momo).run(items, { id: 'refusals', store, createRate: 50 });
 
     expect(report.items.map((i) => [i.key, i.status, i.reason])).toEqual([
       ['r1', 'SUCCESSFUL', undefined],
@@ -34,7 +34,7 @@ describe('a batch item the provider refuses, or whose answer is not known', () =
 
     // A rerun reads it final from the store: nothing sent again.
     const posts = h.transferPosts().length;
-    const again = await momo.batches.run(items, { id: 'refusals', store, createRate: 50 });
+    const again = await new Batches(momo).run(items, { id: 'refusals', store, createRate: 50 });
     expect(again.items.map((i) => [i.key, i.status, i.reason])).toEqual([
       ['r1', 'SUCCESSFUL', undefined],
       ['r2', 'FAILED', 'INVALID_CURRENCY'],
@@ -56,13 +56,13 @@ describe('a batch item the provider refuses, or whose answer is not known', () =
         body: { code, message: 'try later' },
         match: 'POST /disbursement/v1_0/transfer',
       });
-      const report = await momo.batches.run([row('r1', PAYEE.ok)], { id: 'unknown', store });
+      const report = await new Batches(momo).run([row('r1', PAYEE.ok)], { id: 'unknown', store });
       expect(report.items.map((i) => [i.status, i.reason])).toEqual([['UNRESOLVED', code]]);
       const record = await (await store.open('unknown')).get('r1');
       expect(record?.outcome).toBeUndefined();
 
       // The rerun sends it again under the same reference id.
-      const again = await momo.batches.run([row('r1', PAYEE.ok)], { id: 'unknown', store });
+      const again = await new Batches(momo).run([row('r1', PAYEE.ok)], { id: 'unknown', store });
       expect(again.items.map((i) => i.status)).toEqual(['SUCCESSFUL']);
       expect(again.items[0]?.referenceId).toBe(report.items[0]?.referenceId);
     },

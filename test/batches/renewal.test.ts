@@ -1,9 +1,5 @@
-import {
-  type BatchClaimToken,
-  type BatchHandle,
-  type BatchStore,
-  memoryBatchStore,
-} from 'momo-partner-sdk';
+import type { BatchClaimToken, BatchHandle, BatchStore } from 'momo-partner-sdk';
+import { Batches, memoryBatchStore } from 'momo-partner-sdk/batches';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PAYEE, row, useSimulator } from './harness';
 
@@ -85,7 +81,7 @@ describe('a batch item whose wait outlasts the lease', () => {
     const c = claims();
     const { store, handle } = shortLeaseStore(c.onClaim);
     const sent = signalled();
-    const run = h.client().batches.run([row('k1', PAYEE.pending)], {
+    const run = new Batches(h.client()).run([row('k1', PAYEE.pending)], {
       id: 'b',
       store,
       onProgress: (p) => p.sent === 1 && sent.resolve(),
@@ -114,7 +110,7 @@ describe('a batch item whose wait outlasts the lease', () => {
     const c = claims();
     const { store, handle } = shortLeaseStore(c.onClaim);
     const sent = signalled();
-    const run = h.client().batches.run([row('k1', PAYEE.pending)], {
+    const run = new Batches(h.client()).run([row('k1', PAYEE.pending)], {
       id: 'b',
       store,
       waitTimeoutMs: 4_000,

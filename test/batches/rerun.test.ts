@@ -1,12 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  type BatchRecord,
-  type BatchStore,
-  fileBatchStore,
-  memoryBatchStore,
-} from 'momo-partner-sdk';
+import type { BatchRecord, BatchStore } from 'momo-partner-sdk';
+import { Batches, fileBatchStore, memoryBatchStore } from 'momo-partner-sdk/batches';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PAYEE, row, useSimulator } from './harness';
 
@@ -42,7 +38,7 @@ const rows = ['r1', 'r2', 'r3', 'r4', 'r5', 'r6'].map((k, i) =>
 describe('a batch run again', () => {
   it('after an interrupted run sends only what was never sent, under the same reference ids', async () => {
     const controller = new AbortController();
-    const first = h.client().batches.run(rows, {
+    const first = new Batches(h.client()).run(rows, {
       id: 'payroll',
       store: fileBatchStore(dir),
       concurrency: 1,
@@ -59,9 +55,10 @@ describe('a batch run again', () => {
     const postsBefore = h.transferPosts().length;
 
     // Another process (a new store object over the same folder) runs the batch again.
-    const report = await h
-      .client()
-      .batches.run(rows, { id: 'payroll', store: fileBatchStore(dir) });
+    const report = await new Batches(h.client()).run(rows, {
+      id: 'payroll',
+      store: fileBatchStore(dir),
+    });
 
     expect(report.items.map((i) => i.status)).toEqual([
       'SUCCESSFUL',
@@ -82,15 +79,15 @@ describe('a batch run again', () => {
 
   it('once finished, reports from the store: nothing sent, nothing looked up', async () => {
     const store = memoryBatchStore();
-    const first = await h.client().batches.run(rows, { id: 'done', store });
+    const first = await new Batches(h.client()).run(rows, { id: 'done', store });
     const requests = h.sim.requests.length;
-    const again = await h.client().batches.run(rows, { id: 'done', store });
+    const again = await new Batches(h.client()).run(rows, { id: 'done', store });
     expect(again).toEqual(first);
     expect(h.sim.requests.length).toBe(requests);
   });
 
   it('with its store lost, sends every row under its derived id: the 409s are looked up, nothing is paid twice', async () => {
-    const first = await h.client().batches.run(rows, {
+    const first = await new Batches(h.client()).run(rows, {
       id: 'payroll',
       store: memoryBatchStore(),
       secret: SECRET,
@@ -98,9 +95,11 @@ describe('a batch run again', () => {
     expect(h.sim.transactions).toHaveLength(6);
 
     const lost = memoryBatchStore(); // the state folder deleted, or another machine
-    const again = await h
-      .client()
-      .batches.run(rows, { id: 'payroll', store: lost, secret: SECRET });
+    const again = await new Batches(h.client()).run(rows, {
+      id: 'payroll',
+      store: lost,
+      secret: SECRET,
+    });
 
     expect(again.items).toEqual(first.items);
     expect(createdPerRow()).toEqual({ r1: 1, r2: 1, r3: 1, r4: 1, r5: 1, r6: 1 });
@@ -123,7 +122,7 @@ describe('a batch run again', () => {
   it('derives ids from (batch id, key) and the secret: the same on every run, different per key, batch and secret', async () => {
     const ids = async (id: string, secret: string) =>
       (
-        await h.client().batches.run(rows.slice(0, 2), {
+        await new Batches(h.client()).run(rows.slice(0, 2), {
           id,
           store: memoryBatchStore(),
           secret,
@@ -139,7 +138,7 @@ describe('a batch run again', () => {
   });
 
   it('keeps the ids earlier versions derived: a re-run after an upgrade finds what it sent', async () => {
-    const report = await h.client().batches.run(rows.slice(0, 1), {
+    const report = await new Batches(h.client()).run(rows.slice(0, 1), {
       id: 'b1',
       store: memoryBatchStore(),
       secret: SECRET,
@@ -151,15 +150,18 @@ describe('a batch run again', () => {
   });
 
   it('REJECTS a used key whose body changed, and sends nothing for it', async () => {
-    await h.client().batches.run([row('k1', PAYEE.ok, '10')], {
+    await new Batches(h.client()).run([row('k1', PAYEE.ok, '10')], {
       id: 'edited',
       store: fileBatchStore(dir),
     });
     const posts = h.transferPosts().length;
-    const report = await h.client().batches.run([row('k1', PAYEE.ok, '11'), row('k2', PAYEE.ok)], {
-      id: 'edited',
-      store: fileBatchStore(dir),
-    });
+    const report = await new Batches(h.client()).run(
+      [row('k1', PAYEE.ok, '11'), row('k2', PAYEE.ok)],
+      {
+        id: 'edited',
+        store: fileBatchStore(dir),
+      },
+    );
     expect(report.items.map((i) => [i.key, i.status])).toEqual([
       ['k1', 'REJECTED'],
       ['k2', 'SUCCESSFUL'],

@@ -1,15 +1,16 @@
+import { isValidationError } from 'momo-partner-sdk';
 import {
+  Batches,
   type BatchItem,
   type BatchProgress,
-  isValidationError,
   memoryBatchStore,
-} from 'momo-partner-sdk';
+} from 'momo-partner-sdk/batches';
 import { describe, expect, it } from 'vitest';
 import { PAYEE, row, useSimulator } from './harness';
 
 const h = useSimulator();
 
-describe('momo.batches.run', () => {
+describe('new Batches(momo).run', () => {
   it('pays a list: one report entry per item in input order, a summary with amounts and failures', async () => {
     const momo = h.client();
     const progress: BatchProgress[] = [];
@@ -19,7 +20,7 @@ describe('momo.batches.run', () => {
       row('r3', PAYEE.ok, '20.50'),
       row('r4', PAYEE.notFound, '1.10'),
     ];
-    const report = await momo.batches.run(items, {
+    const report = await new Batches(momo).run(items, {
       id: 'payroll-2026-11',
       store: memoryBatchStore(),
       concurrency: 2,
@@ -82,7 +83,7 @@ describe('momo.batches.run', () => {
         yield item;
       }
     }
-    const report = await momo.batches.run(stream(), { id: 'b', store: memoryBatchStore() });
+    const report = await new Batches(momo).run(stream(), { id: 'b', store: memoryBatchStore() });
 
     expect(postsWhenLastRead).toBe(0);
     const byKey = report.items.map((i) => [i.key, i.status, i.reason?.split(':')[0]]);
@@ -107,7 +108,7 @@ describe('momo.batches.run', () => {
 
   it('checkAccountHolder: an inactive payee is SKIPPED and not sent', async () => {
     const momo = h.client();
-    const report = await momo.batches.run([row('a', PAYEE.ok), row('b', PAYEE.notFound)], {
+    const report = await new Batches(momo).run([row('a', PAYEE.ok), row('b', PAYEE.notFound)], {
       id: 'checked',
       store: memoryBatchStore(),
       checkAccountHolder: true,
@@ -122,7 +123,7 @@ describe('momo.batches.run', () => {
   it('dryRun: checks everything and sends nothing', async () => {
     const momo = h.client();
     const store = memoryBatchStore();
-    const report = await momo.batches.run([row('a', PAYEE.ok), row('b', PAYEE.ok, 'ten')], {
+    const report = await new Batches(momo).run([row('a', PAYEE.ok), row('b', PAYEE.ok, 'ten')], {
       id: 'dry',
       store,
       dryRun: true,
@@ -150,7 +151,7 @@ describe('momo.batches.run', () => {
       headers: { 'Retry-After': '0' },
       times: 3,
     });
-    const report = await momo.batches.run([row('a', PAYEE.ok)], {
+    const report = await new Batches(momo).run([row('a', PAYEE.ok)], {
       id: 'limited',
       store: memoryBatchStore(),
     });
@@ -170,7 +171,7 @@ describe('momo.batches.run', () => {
         yield row(readings === 1 ? 'b' : 'b-edited', PAYEE.ok);
       },
     };
-    const run = momo.batches.run(source, {
+    const run = new Batches(momo).run(source, {
       id: 'twice',
       store: memoryBatchStore(),
       concurrency: 1,
@@ -186,7 +187,7 @@ describe('momo.batches.run', () => {
     const momo = h.client();
     const refused = async (options: object) => {
       try {
-        await momo.batches.run([row('a', PAYEE.ok)], options as never);
+        await new Batches(momo).run([row('a', PAYEE.ok)], options as never);
       } catch (error) {
         return isValidationError(error) ? error.issues.map((i) => i.path) : error;
       }

@@ -1,7 +1,8 @@
 import { mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BatchHandle, fileBatchStore } from 'momo-partner-sdk';
+import type { BatchHandle } from 'momo-partner-sdk';
+import { fileBatchStore } from 'momo-partner-sdk/batches';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 // On a case-insensitive file system (macOS, Windows) `--batch Payroll` and `--batch

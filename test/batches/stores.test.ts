@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BatchStore, fileBatchStore, memoryBatchStore } from 'momo-partner-sdk';
+import type { BatchStore } from 'momo-partner-sdk';
+import { fileBatchStore, memoryBatchStore } from 'momo-partner-sdk/batches';
 import { batchStoreCases } from 'momo-partner-sdk/testing';
 import { afterAll, describe } from 'vitest';
 import { fakeDate, itConforms } from '../support/conformance';

@@ -1,4 +1,5 @@
-import { type BatchHandle, type BatchStore, memoryBatchStore } from 'momo-partner-sdk';
+import type { BatchHandle, BatchStore } from 'momo-partner-sdk';
+import { Batches, memoryBatchStore } from 'momo-partner-sdk/batches';
 import { describe, expect, it, vi } from 'vitest';
 import { PAYEE, row, useSimulator } from './harness';
 
@@ -42,7 +43,7 @@ describe('batches.run with items another process holds', () => {
     // Another process claimed k1 and died before recording anything.
     expect(await handle.claim('k1', 'dead-process', LEASE_MS)).toBeDefined();
     const started = Date.now();
-    const report = await h.client().batches.run([row('k1', PAYEE.ok), row('k2', PAYEE.ok)], {
+    const report = await new Batches(h.client()).run([row('k1', PAYEE.ok), row('k2', PAYEE.ok)], {
       id: 'payroll',
       store,
     });
@@ -58,7 +59,7 @@ describe('batches.run with items another process holds', () => {
     const stop = new AbortController();
     let onSent = () => {};
     const sent = new Promise<void>((resolve) => (onSent = resolve));
-    const first = h.client().batches.run([row('k1', PAYEE.pending)], {
+    const first = new Batches(h.client()).run([row('k1', PAYEE.pending)], {
       id: 'payroll',
       store: other.store,
       signal: stop.signal,
@@ -72,7 +73,7 @@ describe('batches.run with items another process holds', () => {
     const [posted] = h.transferPosts();
     expect((await (await memory.open('payroll')).get('k1'))?.outcome).toEqual({ status: 'SENT' });
 
-    const report = h.client().batches.run([row('k1', PAYEE.pending)], {
+    const report = new Batches(h.client()).run([row('k1', PAYEE.pending)], {
       id: 'payroll',
       store: memory,
     });
@@ -86,7 +87,7 @@ describe('batches.run with items another process holds', () => {
   it('gives every run the whole batch: two runs at once each report every item, each sent once', async () => {
     const store = memoryBatchStore();
     const items = ['a', 'b', 'c', 'd'].map((key) => row(key, PAYEE.pending));
-    const runs = [0, 1].map(() => h.client().batches.run(items, { id: 'payroll', store }));
+    const runs = [0, 1].map(() => new Batches(h.client()).run(items, { id: 'payroll', store }));
     await vi.waitFor(() => expect(h.sim.transactions).toHaveLength(4), { timeout: 5_000 });
     for (const t of h.sim.transactions) h.sim.settle(t.referenceId, 'SUCCESSFUL');
     const reports = await Promise.all(runs);
@@ -104,7 +105,7 @@ describe('batches.run with items another process holds', () => {
     await handle.claim('k1', 'busy-process', LEASE_MS);
     const renewing = setInterval(() => void handle.claim('k1', 'busy-process', LEASE_MS), 300);
     try {
-      const report = await h.client().batches.run([row('k1', PAYEE.ok), row('k2', PAYEE.ok)], {
+      const report = await new Batches(h.client()).run([row('k1', PAYEE.ok), row('k2', PAYEE.ok)], {
         id: 'payroll',
         store,
         waitTimeoutMs: 1_500,

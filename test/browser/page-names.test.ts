@@ -1,4 +1,4 @@
-import { memoryBatchStore } from 'momo-partner-sdk';
+import { Batches, memoryBatchStore } from 'momo-partner-sdk/batches';
 import { createSimulator, type ListeningServer } from 'momo-partner-sdk/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,7 +51,7 @@ describe.skipIf(skipBrowser)('the payer’s phone with any batch name', { timeou
   it('shows every batch, the page still live afterwards, names as text', async () => {
     const body = { amount: '5', currency: 'EUR', payee };
     const runs = [...NAMES, 'after-them'].map((id) =>
-      momo.batches.run([{ key: `emp-of-${id}`, body }], {
+      new Batches(momo).run([{ key: `emp-of-${id}`, body }], {
         id,
         operation: 'disbursement.transfer',
         store: memoryBatchStore(),

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { memoryBatchStore } from 'momo-partner-sdk';
+import { Batches, memoryBatchStore } from 'momo-partner-sdk/batches';
 import { createSimulator, type ListeningServer } from 'momo-partner-sdk/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -134,7 +134,7 @@ describe.skipIf(skipBrowser)("the payer's phone in a browser", { timeout: 60_000
       key: `emp-${n + 1}`,
       body: { amount, currency: 'EUR', externalId: `emp-${n + 1}`, payee: payer },
     }));
-    const run = momo.batches.run(items, {
+    const run = new Batches(momo).run(items, {
       id: 'payroll-page',
       operation: 'disbursement.transfer',
       store: memoryBatchStore(),

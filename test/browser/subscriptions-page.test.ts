@@ -1,4 +1,4 @@
-import { memorySubscriptionStore } from 'momo-partner-sdk';
+import { memorySubscriptionStore, Subscriptions } from 'momo-partner-sdk/subscriptions';
 import { createSimulator, type ListeningServer } from 'momo-partner-sdk/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,7 +24,7 @@ const MESSAGE = 'Gym "Fit Club": 50 GHS a month';
 // Fields the SDK never sends but a raw request may: shown as text, never as markup.
 const MARKUP =
   '<img src=x onerror="document.title=\'owned\'"><script>document.title="owned"</script>';
-const subs = momo.subscriptions({
+const subs = new Subscriptions(momo, {
   store: memorySubscriptionStore(),
   secret: 'subscriptions-page-test-secret-0123456789',
   now: () => sim.clock.now(),

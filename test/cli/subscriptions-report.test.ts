@@ -1,9 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileSubscriptionStore, type SubscriptionStore } from 'momo-partner-sdk';
+import type { SubscriptionStore } from 'momo-partner-sdk';
 import { createRedisState } from 'momo-partner-sdk/redis';
-import { Subscriptions } from 'momo-partner-sdk/subscriptions';
+import { fileSubscriptionStore, Subscriptions } from 'momo-partner-sdk/subscriptions';
 import { createSimulator } from 'momo-partner-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ConnectedClient, connectClient } from '../redis/support/clients';

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileSubscriptionStore } from 'momo-partner-sdk';
+import { fileSubscriptionStore, Subscriptions } from 'momo-partner-sdk/subscriptions';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { expectNoneOf, runCli, useLoopbackSimulator } from './support';
 
@@ -42,7 +42,7 @@ const stateDir = () => join(dir, 'state');
 
 /** The partner's code: plans and subscriptions through the library, in the state folder. */
 async function signUp() {
-  const subs = sim.client().subscriptions({
+  const subs = new Subscriptions(sim.client(), {
     store: fileSubscriptionStore(join(stateDir(), 'subscriptions')),
     secret: SECRET,
     now: () => time,
@@ -174,7 +174,7 @@ describe('momo-partner-sdk subscriptions', { timeout: 90_000 }, () => {
   });
 
   it('a charge FAILED for a reason worth retrying exits 0 (retry scheduled), and the retry collects', async () => {
-    const subs = sim.client().subscriptions({
+    const subs = new Subscriptions(sim.client(), {
       store: fileSubscriptionStore(join(stateDir(), 'subscriptions')),
       secret: SECRET,
       now: () => time,
@@ -222,7 +222,7 @@ describe('momo-partner-sdk subscriptions', { timeout: 90_000 }, () => {
   });
 
   it('exits 5 while a charge is still PENDING at --timeout-ms; the next run looks it up', async () => {
-    const subs = slow.sim.client().subscriptions({
+    const subs = new Subscriptions(slow.sim.client(), {
       store: fileSubscriptionStore(join(stateDir(), 'subscriptions')),
       secret: SECRET,
       now: () => time,

@@ -9,12 +9,12 @@ import {
   InMemoryJournal,
   isValidationError,
   type Journal,
-  memoryBatchStore,
   type ReleaseLock,
   type StoredToken,
   type TokenStore,
   type ValidationError,
 } from 'momo-partner-sdk';
+import { memoryBatchStore } from 'momo-partner-sdk/batches';
 import {
   assertConforms,
   type ConformanceReport,

@@ -6,11 +6,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  fileSubscriptionStore,
-  memorySubscriptionStore,
-  type SubscriptionStore,
-} from 'momo-partner-sdk';
+import type { SubscriptionStore } from 'momo-partner-sdk';
+import { fileSubscriptionStore, memorySubscriptionStore } from 'momo-partner-sdk/subscriptions';
 import { checkSubscriptionStore, subscriptionStoreCases } from 'momo-partner-sdk/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { itConforms } from '../support/conformance';

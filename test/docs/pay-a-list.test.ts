@@ -1,7 +1,8 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { type BatchReport, fileBatchStore, type MomoClient } from 'momo-partner-sdk';
+import type { MomoClient } from 'momo-partner-sdk';
+import { Batches, type BatchReport, fileBatchStore } from 'momo-partner-sdk/batches';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCsvRecords } from '../../src/cli/csv';
@@ -41,19 +42,20 @@ const transfers = () => sim.transactions.filter((tx) => tx.operation === 'disbur
 
 type Snippet = (
   momo: MomoClient,
+  batches: typeof Batches,
   store: typeof fileBatchStore,
   process: { env: Record<string, string> },
 ) => Promise<BatchReport>;
 
-/** The library snippet as the body of a function; its one import is handed in. */
+/** The library snippet as the body of a function; its one import's names are handed in. */
 function compile(code: string): Snippet {
   const imports = code.split('\n').filter((line) => line.startsWith('import '));
-  expect(imports).toEqual(["import { fileBatchStore } from 'momo-partner-sdk';"]);
+  expect(imports).toEqual(["import { Batches, fileBatchStore } from 'momo-partner-sdk/batches';"]);
   const body = code
     .split('\n')
     .filter((line) => !line.startsWith('import '))
     .join('\n');
-  const wrapped = `async function snippet(momo, fileBatchStore, process) {\n${body}\nreturn report;\n}`;
+  const wrapped = `async function snippet(momo, Batches, fileBatchStore, process) {\n${body}\nreturn report;\n}`;
   const { outputText } = ts.transpileModule(wrapped, {
     compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
   });
@@ -111,7 +113,7 @@ describe('README "Pay a list"', { timeout: 90_000 }, () => {
   });
 
   it('the library snippet pays its row; run again (the same id), it sends nothing', async () => {
-    expect(library?.code).toContain('momo.batches.run(rows');
+    expect(library?.code).toContain('new Batches(momo).run(rows');
     const snippet = compile(library?.code ?? '');
     const { baseUrl: _, ...credentials } = sim.credentials;
     const momo = sim.client({ ...credentials, baseUrl: url(), fetch: globalThis.fetch });
@@ -121,7 +123,7 @@ describe('README "Pay a list"', { timeout: 90_000 }, () => {
     const env = { MOMO_BATCH_SECRET: `${SECRET}-app` };
     const before = transfers().length;
 
-    const report = await snippet(momo, store, { env });
+    const report = await snippet(momo, Batches, store, { env });
     expect(report.summary).toMatchObject({ total: 1, successful: 1, failed: 0, rejected: 0 });
     expect(report.summary.amounts).toEqual({ EUR: { successful: '150', failed: '0' } });
     const [item] = report.items;
@@ -130,7 +132,7 @@ describe('README "Pay a list"', { timeout: 90_000 }, () => {
       [item?.referenceId, '150', '256772123999'],
     ]);
 
-    const again = await snippet(momo, store, { env });
+    const again = await snippet(momo, Batches, store, { env });
     expect(again.items).toEqual(report.items);
     expect(transfers().length).toBe(before + 1);
   });

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import * as postgres from 'momo-partner-sdk/postgres';
+import * as subscriptions from 'momo-partner-sdk/subscriptions';
 import type { Simulator } from 'momo-partner-sdk/testing';
 import * as testing from 'momo-partner-sdk/testing';
 import pg from 'pg';
@@ -42,6 +43,7 @@ describeWithPostgres('docs/subscriptions.md recipe (PostgreSQL)', () => {
       recipe as NonNullable<typeof recipe>,
       {
         'momo-partner-sdk/postgres': postgres,
+        'momo-partner-sdk/subscriptions': subscriptions,
         'momo-partner-sdk/testing': {
           ...testing,
           createSimulator: (...args: Parameters<typeof testing.createSimulator>) => {

@@ -1,4 +1,5 @@
 import { MomoClient, type MomoClientOptions } from 'momo-partner-sdk';
+import { Batches } from 'momo-partner-sdk/batches';
 import { createPostgresState } from 'momo-partner-sdk/postgres';
 import { expect, it } from 'vitest';
 import { PAYEE, row, useSimulator } from '../batches/harness';
@@ -72,7 +73,10 @@ describeWithPostgres(
       const db = await pg15.freshState();
       const momo = client({ tokenStore: db.tokenStore, journal: db.journal });
       const items = [row('r1', PAYEE.ok), row('r2', PAYEE.notFound), row('r3', PAYEE.ok)];
-      const report = await momo.batches.run(items, { id: 'payroll-2026-11', store: db.batchStore });
+      const report = await new Batches(momo).run(items, {
+        id: 'payroll-2026-11',
+        store: db.batchStore,
+      });
       expect(report.items.map((i) => [i.key, i.status])).toEqual([
         ['r1', 'SUCCESSFUL'],
         ['r2', 'FAILED'],
@@ -84,7 +88,7 @@ describeWithPostgres(
       expect(r1?.baseUrl).toBe(h.server.url); // the platform it was sent to
 
       const posts = h.sim.transactions.length;
-      const again = await client({ journal: db.journal }).batches.run(items, {
+      const again = await new Batches(client({ journal: db.journal })).run(items, {
         id: 'payroll-2026-11',
         store: createPostgresState(pg15.newPool(), { schema: db.schema }).batchStore,
       });

@@ -6,7 +6,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type * as sdk from 'momo-partner-sdk';
+import {
+  Batches,
+  type BatchItem,
+  type BatchRunOptions,
+  type SettledBatchItem,
+} from 'momo-partner-sdk/batches';
 import * as postgres from 'momo-partner-sdk/postgres';
 import { createPostgresState } from 'momo-partner-sdk/postgres';
 import pg from 'pg';
@@ -79,25 +84,30 @@ describeWithPostgres('onItemSettled on the PostgreSQL batch store (real PostgreS
     const seen: [string, unknown, unknown][] = [];
     const momo = h.client();
     // Watches each hook: inside its transaction the outcome is written, outside not yet.
-    const watched = {
-      ...momo,
-      batches: {
-        run: (rows: sdk.BatchItem[], options: sdk.BatchRunOptions<pg.PoolClient>) =>
-          momo.batches.run<pg.PoolClient>(rows, {
-            ...options,
-            onItemSettled: async (item, tx) => {
-              const inside = await status(item.batchId, item.key, tx as pg.PoolClient);
-              seen.push([item.key, inside, await status(item.batchId, item.key, pg15.pool())]);
-              await options.onItemSettled?.(item, tx);
-            },
-          }),
-      },
-    };
+    class WatchedBatches extends Batches {
+      override run<Tx>(
+        rows: Iterable<BatchItem> | AsyncIterable<BatchItem>,
+        options: BatchRunOptions<Tx>,
+      ) {
+        return super.run<Tx>(rows, {
+          ...options,
+          onItemSettled: async (item, tx) => {
+            const inside = await status(item.batchId, item.key, tx as pg.PoolClient);
+            seen.push([item.key, inside, await status(item.batchId, item.key, pg15.pool())]);
+            await options.onItemSettled?.(item, tx);
+          },
+        });
+      }
+    }
     await evalSnippet(
       recipe as NonNullable<typeof recipe>,
-      { 'momo-partner-sdk/postgres': postgres, pg: { default: { ...pg, Pool: SnippetPool } } },
       {
-        momo: watched,
+        'momo-partner-sdk/batches': { Batches: WatchedBatches },
+        'momo-partner-sdk/postgres': postgres,
+        pg: { default: { ...pg, Pool: SnippetPool } },
+      },
+      {
+        momo,
         rows: items(),
         process: { env: { DATABASE_URL: `postgres://${user}@${host}:${port}/${database}` } },
       },
@@ -122,7 +132,7 @@ describeWithPostgres('onItemSettled on the PostgreSQL batch store (real PostgreS
     const batchId = 'payroll-rollback';
     const store = db().batchStore;
     let booksDown = true;
-    const onItemSettled = async (item: sdk.SettledBatchItem, tx?: pg.PoolClient) => {
+    const onItemSettled = async (item: SettledBatchItem, tx?: pg.PoolClient) => {
       await tx?.query('INSERT INTO payouts (batch_id, row_key, status) VALUES ($1, $2, $3)', [
         item.batchId,
         item.key,
@@ -130,7 +140,7 @@ describeWithPostgres('onItemSettled on the PostgreSQL batch store (real PostgreS
       ]);
       if (booksDown && item.key === 'r2') throw new Error('the books are down');
     };
-    const first = await h.client().batches.run(items(), { id: batchId, store, onItemSettled });
+    const first = await new Batches(h.client()).run(items(), { id: batchId, store, onItemSettled });
     expect(first.items.map((i) => i.status)).toEqual(['SUCCESSFUL', 'UNRESOLVED', 'SUCCESSFUL']);
     const books = async () =>
       (
@@ -141,7 +151,11 @@ describeWithPostgres('onItemSettled on the PostgreSQL batch store (real PostgreS
     expect(await books()).toEqual(['r1', 'r3']); // r2's insert rolled back
     expect(await status(batchId, 'r2', pg15.pool())).toBe('SENT'); // and its outcome
     booksDown = false;
-    const second = await h.client().batches.run(items(), { id: batchId, store, onItemSettled });
+    const second = await new Batches(h.client()).run(items(), {
+      id: batchId,
+      store,
+      onItemSettled,
+    });
     expect(second.items.map((i) => i.status)).toEqual(['SUCCESSFUL', 'FAILED', 'SUCCESSFUL']);
     expect(await books()).toEqual(['r1', 'r2', 'r3']);
     expect(await status(batchId, 'r2', pg15.pool())).toBe('FAILED');

@@ -1,4 +1,5 @@
 import { isValidationError } from 'momo-partner-sdk';
+import { Batches } from 'momo-partner-sdk/batches';
 import { expect, it } from 'vitest';
 import { PAYEE, row, useSimulator } from '../batches/harness';
 import { describeWithPostgres } from '../support/postgres-server';
@@ -19,7 +20,7 @@ describeWithPostgres('key rules on the PostgreSQL stores (real PostgreSQL)', () 
   it('a NUL in a key is REJECTED before any store write; the batch goes on and pays the rest', async () => {
     const { batchStore, schema } = await pg15.freshState();
     const items = [row('emp\u00001', PAYEE.ok), row('emp-2', PAYEE.ok)];
-    const report = await h.client().batches.run(items, { id: 'payroll', store: batchStore });
+    const report = await new Batches(h.client()).run(items, { id: 'payroll', store: batchStore });
 
     expect(report.items.map((i) => [i.status, i.reason])).toEqual([
       ['REJECTED', 'key: must not hold control characters (it holds U+0000 at position 3)'],
@@ -32,17 +33,17 @@ describeWithPostgres('key rules on the PostgreSQL stores (real PostgreSQL)', () 
   it('two lone-surrogate keys, or batch ids, no longer share one row', async () => {
     const { batchStore, schema } = await pg15.freshState();
     const momo = h.client();
-    const report = await momo.batches.run([row('emp-\ud800', PAYEE.ok)], {
+    const report = await new Batches(momo).run([row('emp-\ud800', PAYEE.ok)], {
       id: 'batch-a',
       store: batchStore,
     });
-    const again = await momo.batches.run([row('emp-\ud801', PAYEE.ok)], {
+    const again = await new Batches(momo).run([row('emp-\ud801', PAYEE.ok)], {
       id: 'batch-a',
       store: batchStore,
     });
     expect([report.items[0]?.status, again.items[0]?.status]).toEqual(['REJECTED', 'REJECTED']);
     for (const id of ['batch-\ud800', 'batch-\udbff']) {
-      const error = await momo.batches
+      const error = await new Batches(momo)
         .run([row('emp-1', PAYEE.ok)], { id, store: batchStore })
         .catch((e) => e);
       expect(isValidationError(error) && error.issues[0]?.path).toBe('id');

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MomoClient, type OutboxPayment } from 'momo-partner-sdk';
 import type { PostgresState } from 'momo-partner-sdk/postgres';
+import { reconcile } from 'momo-partner-sdk/reconcile';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PAYEE } from '../batches/harness';
 import { runCli, useLoopbackSimulator } from '../cli/support';
@@ -51,7 +52,7 @@ describeWithPostgres('reconcile from the PostgreSQL state (real PostgreSQL)', ()
     return all;
   }
 
-  it('momo.reconcile(books, { journal, outbox, batchStore }): a duplicate, an unchecked amount and what the books lack', async () => {
+  it('reconcile(momo, books, { journal, outbox, batchStore }): a duplicate, an unchecked amount and what the books lack', async () => {
     const { db, momo, outboxPayment } = await shop();
     const sent = await sendByEveryRoad(momo, sim, db.batchStore, outboxPayment);
     expect(await listed(db)).toEqual([
@@ -61,7 +62,7 @@ describeWithPostgres('reconcile from the PostgreSQL state (real PostgreSQL)', ()
         status: 'SUCCESSFUL',
       }),
     ]);
-    const result = await momo.reconcile(sent.books, {
+    const result = await reconcile(momo, sent.books, {
       journal: db.journal,
       outbox: db.outbox,
       batchStore: db.batchStore,
@@ -69,7 +70,7 @@ describeWithPostgres('reconcile from the PostgreSQL state (real PostgreSQL)', ()
     expectEachReported(sent, result.items);
     expect(result.summary).toMatchObject({ total: 6, MISSING_FROM_BOOKS: 3, DUPLICATE: 1 });
     // `since` narrows the journal and the outbox; a batch has no time.
-    const later = await momo.reconcile(sent.books, {
+    const later = await reconcile(momo, sent.books, {
       journal: db.journal,
       outbox: db.outbox,
       since: new Date(Date.now() + 60_000),

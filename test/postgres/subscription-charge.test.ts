@@ -3,7 +3,7 @@
  * charge's outcome, so that the partner's own row and the outcome commit together, or
  * neither does (and the next pass records the outcome and runs onCharge again).
  */
-import type { SubscriptionChargeEvent } from 'momo-partner-sdk';
+import type { SubscriptionChargeEvent } from 'momo-partner-sdk/subscriptions';
 import type pg from 'pg';
 import { expect, it } from 'vitest';
 import { gymMonthly, payer, requestsToPay, setup, T0 } from '../subscriptions/support';

@@ -1,4 +1,5 @@
-import { isValidationError, type ReconcileProgress } from 'momo-partner-sdk';
+import { isValidationError } from 'momo-partner-sdk';
+import { type ReconcileProgress, reconcile } from 'momo-partner-sdk/reconcile';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lookups, type Platform, platform, transfer } from './support';
 
@@ -27,12 +28,12 @@ async function refusal(run: () => Promise<unknown>) {
   return error;
 }
 
-describe('momo.reconcile(records): input', () => {
+describe('reconcile(momo, records): input', () => {
   it('checks every record before the first lookup: a bad one is a ValidationError naming it, nothing sent', async () => {
     const momo = a.client();
     const requestsBefore = a.sim.requests.length;
     const error = await refusal(() =>
-      momo.reconcile([
+      reconcile(momo, [
         ...unknownIds(2),
         { referenceId: crypto.randomUUID(), operation: 'disbursement.tranfser' },
         { referenceId: 'order-12', operation: 'collection.redeemVoucher', amount: '1,000' },
@@ -63,9 +64,11 @@ describe('momo.reconcile(records): input', () => {
 
   it('refuses a bad concurrency, and records that are not an iterable', async () => {
     const momo = a.client();
-    expect((await refusal(() => momo.reconcile([], { concurrency: 0 }))).field).toBe('concurrency');
-    expect((await refusal(() => momo.reconcile(42 as never))).field).toBe('records');
-    expect((await refusal(() => momo.reconcile([null as never]))).field).toBe('records[0]');
+    expect((await refusal(() => reconcile(momo, [], { concurrency: 0 }))).field).toBe(
+      'concurrency',
+    );
+    expect((await refusal(() => reconcile(momo, 42 as never))).field).toBe('records');
+    expect((await refusal(() => reconcile(momo, [null as never]))).field).toBe('records[0]');
   });
 
   it('reads an async iterable one record at a time, keeps input order, empty cells not compared', async () => {
@@ -84,7 +87,7 @@ describe('momo.reconcile(records): input', () => {
       };
       yield* ids.slice(2);
     }
-    const result = await momo.reconcile(books(), { concurrency: 4 });
+    const result = await reconcile(momo, books(), { concurrency: 4 });
     expect(result.items.map((item) => item.record.referenceId)).toEqual([
       ids[0]?.referenceId,
       ids[1]?.referenceId,
@@ -92,7 +95,7 @@ describe('momo.reconcile(records): input', () => {
       ...ids.slice(2).map((r) => r.referenceId),
     ]);
     expect(result.summary).toMatchObject({ total: 6, MATCH: 1, NOT_FOUND: 5 });
-    expect(await momo.reconcile([])).toMatchObject({ items: [], summary: { total: 0, MATCH: 0 } });
+    expect(await reconcile(momo, [])).toMatchObject({ items: [], summary: { total: 0, MATCH: 0 } });
   });
 
   it('keeps at most `concurrency` lookups in flight, and reports progress after each record', async () => {
@@ -109,7 +112,7 @@ describe('momo.reconcile(records): input', () => {
       },
     });
     const progress: ReconcileProgress[] = [];
-    const result = await momo.reconcile(unknownIds(12), {
+    const result = await reconcile(momo, unknownIds(12), {
       concurrency: 3,
       onProgress: (p) => {
         progress.push(p);
@@ -126,7 +129,7 @@ describe('momo.reconcile(records): input', () => {
     const momo = a.client();
     const controller = new AbortController();
     const before = lookups(a.sim).length;
-    const run = momo.reconcile(unknownIds(10), {
+    const run = reconcile(momo, unknownIds(10), {
       concurrency: 1,
       signal: controller.signal,
       onProgress: (p) => {
@@ -136,7 +139,7 @@ describe('momo.reconcile(records): input', () => {
     await expect(run).rejects.toMatchObject({ name: 'AbortError' });
     expect(lookups(a.sim).length - before).toBe(2);
     await expect(
-      momo.reconcile(unknownIds(1), { signal: controller.signal }),
+      reconcile(momo, unknownIds(1), { signal: controller.signal }),
     ).rejects.toMatchObject({
       name: 'AbortError',
     });

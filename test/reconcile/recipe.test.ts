@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import type { MomoClient, ReconcileRecord } from 'momo-partner-sdk';
+import type { MomoClient } from 'momo-partner-sdk';
+import { type ReconcileRecord, reconcile } from 'momo-partner-sdk/reconcile';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectSnippets } from '../support/snippets';
@@ -13,13 +14,21 @@ const recipe = collectSnippets(process.cwd()).find(
 
 type Recipe = (
   momo: MomoClient,
+  reconcileBooks: typeof reconcile,
   books: AsyncIterable<ReconcileRecord>,
   console: Pick<Console, 'log'>,
   process: { stderr: { write(text: string): void } },
 ) => Promise<void>;
 
+/** The recipe as the body of a function; its one import, `reconcile`, is handed in. */
 function compile(code: string): Recipe {
-  const wrapped = `async function recipe(momo, books, console, process) {\n${code}\n}`;
+  const imports = code.split('\n').filter((line) => line.startsWith('import '));
+  expect(imports).toEqual(["import { reconcile } from 'momo-partner-sdk/reconcile';"]);
+  const body = code
+    .split('\n')
+    .filter((line) => !line.startsWith('import '))
+    .join('\n');
+  const wrapped = `async function recipe(momo, reconcile, books, console, process) {\n${body}\n}`;
   const { outputText } = ts.transpileModule(wrapped, {
     compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
   });
@@ -38,7 +47,7 @@ afterAll(async () => {
 
 describe('docs/reconcile.md', () => {
   it('the "Reconcile your books" recipe runs as written and prints what to update and look at', async () => {
-    expect(recipe?.code).toContain('momo.reconcile(books');
+    expect(recipe?.code).toContain('reconcile(momo, books');
     expect(readFileSync('docs/reconcile.md', 'utf8')).toContain('## Reconcile your books');
     const momo = a.client();
     const paid = await momo.disbursement.transfer(transfer('10'));
@@ -78,6 +87,7 @@ describe('docs/reconcile.md', () => {
     let progress = '';
     await compile(recipe?.code ?? '')(
       momo,
+      reconcile,
       books(),
       { log: (value: unknown) => printed.push(value) },
       { stderr: { write: (text) => (progress += text) } },

@@ -1,10 +1,10 @@
+import type { BatchStore, MomoClient } from 'momo-partner-sdk';
+import { Batches } from 'momo-partner-sdk/batches';
 import type {
-  BatchStore,
-  MomoClient,
   ReconcileItem,
   ReconcileRecord,
   ReconcileStoreRecord,
-} from 'momo-partner-sdk';
+} from 'momo-partner-sdk/reconcile';
 import type { Simulator } from 'momo-partner-sdk/testing';
 import { expect } from 'vitest';
 import { PAYEE, row } from '../batches/harness';
@@ -31,7 +31,7 @@ export async function sendByEveryRoad(
 ): Promise<SentByTheSdk> {
   const since = Date.now();
   const batchId = `payroll-${crypto.randomUUID().slice(0, 8)}`;
-  const report = await momo.batches.run(
+  const report = await new Batches(momo).run(
     [row('a', PAYEE.ok), row('b', PAYEE.ok), row('c', PAYEE.ok)],
     { id: batchId, store: batchStore },
   );

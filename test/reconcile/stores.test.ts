@@ -1,13 +1,9 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  type BatchStore,
-  fileBatchStore,
-  InMemoryJournal,
-  isValidationError,
-  memoryBatchStore,
-} from 'momo-partner-sdk';
+import { type BatchStore, InMemoryJournal, isValidationError } from 'momo-partner-sdk';
+import { fileBatchStore, memoryBatchStore } from 'momo-partner-sdk/batches';
+import { reconcile } from 'momo-partner-sdk/reconcile';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectEachReported, sendByEveryRoad } from './store-scenario';
 import { lookups, type Platform, platform } from './support';
@@ -25,7 +21,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('momo.reconcile(books, { journal, batchStore }): what the books lack, twice or unchecked', () => {
+describe('reconcile(momo, books, { journal, batchStore }): what the books lack, twice or unchecked', () => {
   const stores: [string, () => BatchStore][] = [
     ['a memory batch store', () => memoryBatchStore()],
     ['a file batch store', () => fileBatchStore(join(dir, crypto.randomUUID()))],
@@ -38,7 +34,7 @@ describe('momo.reconcile(books, { journal, batchStore }): what the books lack, t
       const sent = await sendByEveryRoad(momo, a.sim, batchStore);
       const before = lookups(a.sim).length;
 
-      const result = await momo.reconcile(sent.books, { journal, batchStore });
+      const result = await reconcile(momo, sent.books, { journal, batchStore });
 
       expectEachReported(sent, result.items);
       expect(result.summary).toMatchObject({
@@ -65,14 +61,14 @@ describe('momo.reconcile(books, { journal, batchStore }): what the books lack, t
     const momo = a.client({ journal });
     const batchStore = memoryBatchStore();
     const sent = await sendByEveryRoad(momo, a.sim, batchStore);
-    const plain = await momo.reconcile(sent.books);
+    const plain = await reconcile(momo, sent.books);
     expect(plain.items.map((item) => item.verdict)).toEqual(['MATCH', 'DUPLICATE', 'MATCH']);
 
-    const otherBatch = await momo.reconcile(sent.books, { batchStore, batches: ['another-day'] });
+    const otherBatch = await reconcile(momo, sent.books, { batchStore, batches: ['another-day'] });
     expect(otherBatch.summary.MISSING_FROM_BOOKS).toBe(0);
-    const later = await momo.reconcile(sent.books, { journal, since: Date.now() + 60_000 });
+    const later = await reconcile(momo, sent.books, { journal, since: Date.now() + 60_000 });
     expect(later.summary.MISSING_FROM_BOOKS).toBe(0);
-    const fromJournal = await momo.reconcile(sent.books, { journal, since: new Date(sent.since) });
+    const fromJournal = await reconcile(momo, sent.books, { journal, since: new Date(sent.since) });
     // Every payment the journal holds that the books lack: c and the direct one.
     expect(fromJournal.items.slice(3).map((item) => item.record.referenceId)).toEqual([
       sent.ids.c,
@@ -85,21 +81,23 @@ describe('momo.reconcile(books, { journal, batchStore }): what the books lack, t
     const before = a.sim.requests.length;
     const own = memoryBatchStore();
     const { batches: _, ...withoutListing } = own;
-    const error = await momo
-      .reconcile([{ referenceId: crypto.randomUUID(), operation: 'disbursement.transfer' }], {
+    const error = await reconcile(
+      momo,
+      [{ referenceId: crypto.randomUUID(), operation: 'disbursement.transfer' }],
+      {
         batchStore: withoutListing,
         journal: { ...new InMemoryJournal(), get: async () => undefined } as never,
-      })
-      .then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+      },
+    ).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(isValidationError(error)).toBe(true);
     if (!isValidationError(error)) return;
     expect(error.issues.map((issue) => issue.path)).toEqual(['journal', 'batchStore']);
     expect(a.sim.requests.length).toBe(before);
     // Named batches need no listing.
-    const named = await momo.reconcile([], { batchStore: withoutListing, batches: ['x'] });
+    const named = await reconcile(momo, [], { batchStore: withoutListing, batches: ['x'] });
     expect(named.items).toEqual([]);
   });
 

@@ -1,4 +1,5 @@
-import { InMemoryJournal, isServerError, type ReconcileRecord } from 'momo-partner-sdk';
+import { InMemoryJournal, isServerError } from 'momo-partner-sdk';
+import { type ReconcileRecord, reconcile } from 'momo-partner-sdk/reconcile';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   FOREVER_PENDING_PAYEE,
@@ -22,7 +23,7 @@ afterAll(async () => {
   await b.http.close();
 });
 
-describe('momo.reconcile(records): the books against the provider', () => {
+describe('reconcile(momo, records): the books against the provider', () => {
   it('gives each verdict for real, in input order, with counts by verdict', async () => {
     const journal = new InMemoryJournal();
     const momo = a.client({ journal, maxRetries: 1 });
@@ -101,7 +102,7 @@ describe('momo.reconcile(records): the books against the provider', () => {
       },
       { referenceId: settled.referenceId, operation: 'disbursement.transfer' },
     ];
-    const result = await momo.reconcile(books);
+    const result = await reconcile(momo, books);
 
     expect(result.items.map((item) => item.record)).toEqual(books); // input order, as given
     expect(result.items.map((item) => [item.verdict, item.reason])).toEqual([
@@ -156,7 +157,7 @@ describe('momo.reconcile(records): the books against the provider', () => {
     const paidToo = await momo.disbursement.transfer(transfer('12.5'));
     await paidToo.wait();
     const pending = await momo.disbursement.transfer(transfer('4', FOREVER_PENDING_PAYEE));
-    const result = await momo.reconcile([
+    const result = await reconcile(momo, [
       {
         referenceId: paid.referenceId,
         operation: 'disbursement.transfer',
@@ -194,7 +195,7 @@ describe('momo.reconcile(records): the books against the provider', () => {
       match: `GET /disbursement/v1_0/transfer/${paid.referenceId}`,
     });
     const before = lookups(a.sim).length;
-    const result = await momo.reconcile([
+    const result = await reconcile(momo, [
       { referenceId: paid.referenceId, operation: 'disbursement.transfer', status: 'SUCCESSFUL' },
     ]);
     expect(result.items.map((item) => item.verdict)).toEqual(['MATCH']);
@@ -215,7 +216,7 @@ describe('momo.reconcile(records): the books against the provider', () => {
       });
     answer(bare.referenceId, { status: 'SUCCESSFUL', financialTransactionId: '1' });
     answer(refused.referenceId, { status: 'SUCCESSFUL', currency: 'EUR' });
-    const result = await momo.reconcile([
+    const result = await reconcile(momo, [
       {
         referenceId: bare.referenceId,
         operation: 'disbursement.transfer',

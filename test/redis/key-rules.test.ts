@@ -1,3 +1,4 @@
+import { Batches } from 'momo-partner-sdk/batches';
 import { redisBatchStore } from 'momo-partner-sdk/redis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PAYEE, row, useSimulator } from '../batches/harness';
@@ -23,8 +24,8 @@ describeWithRedis('key rules on the Redis batch store (real redis-server)', () =
   it('two keys differing only in a lone surrogate are each REJECTED, nothing recorded or sent', async () => {
     const store = redisBatchStore(redis.client, { prefix: `keys-${process.pid}:` });
     const momo = h.client();
-    const first = await momo.batches.run([row('emp-\ud800', PAYEE.ok)], { id: 'b', store });
-    const second = await momo.batches.run([row('emp-\udbff', PAYEE.ok)], { id: 'b', store });
+    const first = await new Batches(momo).run([row('emp-\ud800', PAYEE.ok)], { id: 'b', store });
+    const second = await new Batches(momo).run([row('emp-\udbff', PAYEE.ok)], { id: 'b', store });
     expect([first.items[0]?.status, second.items[0]?.status]).toEqual(['REJECTED', 'REJECTED']);
     expect(second.items[0]?.reason).toMatch(/^key: must be well-formed Unicode/);
     const records = [];

@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MomoClient } from 'momo-partner-sdk';
+import { reconcile } from 'momo-partner-sdk/reconcile';
 import { createRedisState, RedisJournal } from 'momo-partner-sdk/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, useLoopbackSimulator } from '../cli/support';
@@ -53,11 +54,11 @@ describeWithRedis('reconcile from the Redis state (real redis-server)', () => {
       });
       afterAll(() => redis?.close());
 
-      it('momo.reconcile(books, { journal, batchStore }): a duplicate, an unchecked amount and what the books lack', async () => {
+      it('reconcile(momo, books, { journal, batchStore }): a duplicate, an unchecked amount and what the books lack', async () => {
         const state = createRedisState(redis.client, { prefix: freshPrefix() });
         const momo = clientOn(state.journal);
         const sent = await sendByEveryRoad(momo, sim, state.batchStore);
-        const result = await momo.reconcile(sent.books, {
+        const result = await reconcile(momo, sent.books, {
           journal: state.journal,
           batchStore: state.batchStore,
         });
@@ -151,7 +152,7 @@ describeWithRedis(
             polling: { initialDelayMs: 10, maxDelayMs: 50, timeoutMs: 10_000 },
           });
           const sent = await sendByEveryRoad(momo, sim, state.batchStore);
-          const result = await momo.reconcile(sent.books, {
+          const result = await reconcile(momo, sent.books, {
             journal: state.journal,
             batchStore: state.batchStore,
           });

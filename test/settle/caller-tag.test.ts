@@ -1,4 +1,5 @@
-import { InMemoryJournal, isValidationError, memoryBatchStore } from 'momo-partner-sdk';
+import { InMemoryJournal, isValidationError } from 'momo-partner-sdk';
+import { Batches, memoryBatchStore } from 'momo-partner-sdk/batches';
 import { createSimulator } from 'momo-partner-sdk/testing';
 import { describe, expect, it } from 'vitest';
 import { tagOf, transfer } from '../support/caller-tag';
@@ -43,7 +44,7 @@ describe("a journal entry says whose payment it is (the caller's tag)", () => {
     const momo = createSimulator({ settleMs: 5 }).client({ journal });
     const payee = { partyIdType: 'MSISDN' as const, partyId: '46700000001' }; // settles
     const items = ['a', 'b'].map((key) => ({ key, body: { ...transfer(`ext-${key}`), payee } }));
-    const report = await momo.batches.run(items, {
+    const report = await new Batches(momo).run(items, {
       id: 'payroll-11',
       operation: 'disbursement.transfer',
       store: memoryBatchStore(),

@@ -1,4 +1,5 @@
-import { MomoClient, memoryBatchStore } from 'momo-partner-sdk';
+import { MomoClient } from 'momo-partner-sdk';
+import { Batches, memoryBatchStore } from 'momo-partner-sdk/batches';
 import { createSimulator, type ListeningServer } from 'momo-partner-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -51,7 +52,7 @@ async function pageState(): Promise<PageState> {
 describe('batches in the page state', () => {
   it("groups a batch's rows with their key, reference id, amount and status, and counts them", async () => {
     const momo = sim.client();
-    const report = await momo.batches.run(
+    const report = await new Batches(momo).run(
       [
         row('emp-1', '150', '46733123999'),
         row('emp-2', '80', '46733123455'), // FAILED: NOT_ENOUGH_FUNDS
@@ -130,7 +131,7 @@ describe('batches in the page state', () => {
     ];
     for (const [i, momo] of clients.entries()) {
       const before = sim.requests.length;
-      const report = await momo.batches.run([row('secret-key', '10', '46733123999')], {
+      const report = await new Batches(momo).run([row('secret-key', '10', '46733123999')], {
         id: `untagged-${i}`,
         operation: 'disbursement.transfer',
         store: memoryBatchStore(),
@@ -158,7 +159,7 @@ describe('batches in the page state', () => {
       polling: { initialDelayMs: 20, maxDelayMs: 200 },
       simulatorTags: true,
     });
-    const report = await momo.batches.run([row('n-1', '12', '46733123999')], {
+    const report = await new Batches(momo).run([row('n-1', '12', '46733123999')], {
       id: 'own-client',
       operation: 'disbursement.transfer',
       store: memoryBatchStore(),

@@ -1,4 +1,5 @@
-import { memorySubscriptionStore, type SubscriptionStore } from 'momo-partner-sdk';
+import type { SubscriptionStore } from 'momo-partner-sdk';
+import { memorySubscriptionStore } from 'momo-partner-sdk/subscriptions';
 import { describe, expect, it, vi } from 'vitest';
 import { DAY, gymMonthly, payer, T0 } from './support';
 import { world } from './world';

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileSubscriptionStore, memorySubscriptionStore } from 'momo-partner-sdk';
+import { fileSubscriptionStore, memorySubscriptionStore } from 'momo-partner-sdk/subscriptions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DAY, gymMonthly, payer, requestsToPay, runDays, setup, T0 } from './support';
 

@@ -6,12 +6,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { SubscriptionStore } from 'momo-partner-sdk';
 import {
   fileSubscriptionStore,
   memorySubscriptionStore,
   type SubscriptionChargeEvent,
-  type SubscriptionStore,
-} from 'momo-partner-sdk';
+} from 'momo-partner-sdk/subscriptions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { gymMonthly, payer, requestsToPay, setup, T0 } from './support';
 

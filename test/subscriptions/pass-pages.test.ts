@@ -1,8 +1,5 @@
-import {
-  memorySubscriptionStore,
-  type Subscription,
-  type SubscriptionStore,
-} from 'momo-partner-sdk';
+import type { Subscription, SubscriptionStore } from 'momo-partner-sdk';
+import { memorySubscriptionStore } from 'momo-partner-sdk/subscriptions';
 import { expect, it } from 'vitest';
 import { DAY, gymMonthly, payer, setup, T0 } from './support';
 

@@ -1,4 +1,5 @@
 import { ValidationError } from 'momo-partner-sdk';
+import { Subscriptions } from 'momo-partner-sdk/subscriptions';
 import { describe, expect, it, vi } from 'vitest';
 import { DAY, gymMonthly, payer, requestsToPay, runDays, setup, T0 } from './support';
 
@@ -112,7 +113,7 @@ describe('subscriptions: a year of monthly charges', () => {
         startAt: T0,
       }),
     ).rejects.toMatchObject({ field: 'key' });
-    expect(() => world.momo.subscriptions({ store: undefined as never, secret: 'x' })).toThrow(
+    expect(() => new Subscriptions(world.momo, { store: undefined as never, secret: 'x' })).toThrow(
       ValidationError,
     );
     expect(world.sim.transactions).toHaveLength(0);

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileSubscriptionStore, memorySubscriptionStore } from 'momo-partner-sdk';
+import { fileSubscriptionStore, memorySubscriptionStore } from 'momo-partner-sdk/subscriptions';
 import { afterAll, describe, it } from 'vitest';
 import { aYearOn } from './year';
 

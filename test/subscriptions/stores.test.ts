@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Subscription, SubscriptionStore } from 'momo-partner-sdk';
 import {
   fileSubscriptionStore,
   memorySubscriptionStore,
-  type Subscription,
-  type SubscriptionStore,
-} from 'momo-partner-sdk';
+  Subscriptions,
+} from 'momo-partner-sdk/subscriptions';
 import { afterAll, describe, expect, it } from 'vitest';
 import { gymMonthly, payer, requestsToPay, SECRET, setup, T0 } from './support';
 
@@ -88,7 +88,7 @@ describe('subscriptions: two runners on one store', () => {
     const world = setup();
     const store = memorySubscriptionStore();
     world.replaceStore(store);
-    const other = world.momo.subscriptions({
+    const other = new Subscriptions(world.momo, {
       store,
       secret: SECRET,
       now: () => world.sim.clock.now(),

@@ -1,9 +1,9 @@
+import type { SubscriptionStore } from 'momo-partner-sdk';
 import {
-  type MomoClient,
   memorySubscriptionStore,
   type PlanInput,
-  type SubscriptionStore,
-} from 'momo-partner-sdk';
+  Subscriptions,
+} from 'momo-partner-sdk/subscriptions';
 import { createSimulator, type Simulator } from 'momo-partner-sdk/testing';
 
 export const DAY = 86_400_000;
@@ -34,7 +34,7 @@ export function setup(
   const momo = sim.client();
   let store = options.store ?? memorySubscriptionStore();
   const make = () =>
-    momo.subscriptions({
+    new Subscriptions(momo, {
       store,
       secret: SECRET,
       now: () => sim.clock.now(),
@@ -72,10 +72,7 @@ export function requestsToPay(sim: Simulator) {
 }
 
 /** Moves the simulator's clock a day at a time, with a `runDue` pass each day. */
-export async function runDays(
-  world: { sim: Simulator; subs: ReturnType<MomoClient['subscriptions']> },
-  days: number,
-) {
+export async function runDays(world: { sim: Simulator; subs: Subscriptions }, days: number) {
   for (let d = 0; d < days; d++) {
     world.sim.clock.advance(DAY);
     await world.subs.runDue();

@@ -1,5 +1,9 @@
-import { memorySubscriptionStore, type SubscriptionStore } from 'momo-partner-sdk';
-import { Subscriptions, type SubscriptionsOptions } from 'momo-partner-sdk/subscriptions';
+import type { SubscriptionStore } from 'momo-partner-sdk';
+import {
+  memorySubscriptionStore,
+  Subscriptions,
+  type SubscriptionsOptions,
+} from 'momo-partner-sdk/subscriptions';
 import { createSimulator } from 'momo-partner-sdk/testing';
 import { DAY, payer, SECRET, T0 } from './support';
 

@@ -1,4 +1,5 @@
 import type { SubscriptionStore } from 'momo-partner-sdk';
+import { Subscriptions } from 'momo-partner-sdk/subscriptions';
 import { expect } from 'vitest';
 import { DAY, gymMonthly, payer, requestsToPay, SECRET, setup, T0 } from './support';
 
@@ -9,7 +10,7 @@ import { DAY, gymMonthly, payer, requestsToPay, SECRET, setup, T0 } from './supp
  */
 export async function aYearOn(store: SubscriptionStore): Promise<void> {
   const world = setup({ store });
-  const other = world.momo.subscriptions({
+  const other = new Subscriptions(world.momo, {
     store,
     secret: SECRET,
     now: () => world.sim.clock.now(),

@@ -9,7 +9,8 @@
  * Run against every batch store: `lose()` loses the store's state the way that store
  * loses it; `store()` is the store a re-run opens then.
  */
-import type { BatchItem, BatchReport, BatchStore } from 'momo-partner-sdk';
+import type { BatchStore } from 'momo-partner-sdk';
+import { Batches, type BatchItem, type BatchReport } from 'momo-partner-sdk/batches';
 import { describe, expect, it } from 'vitest';
 import { PAYEE, row, useSimulator } from '../batches/harness';
 
@@ -28,7 +29,7 @@ export function adoptedCases(name: string, make: () => Promise<LosableStore>): v
   describe(`${name}: a re-run after the state was lost`, { timeout: 60_000 }, () => {
     const h = useSimulator();
     const run = (state: LosableStore, items: BatchItem[], id = 'payroll') =>
-      h.client().batches.run(items, { id, store: state.store(), secret: SECRET });
+      new Batches(h.client()).run(items, { id, store: state.store(), secret: SECRET });
     const byKey = (report: BatchReport) =>
       Object.fromEntries(report.items.map((i) => [i.key, [i.status, i.reason]]));
 
@@ -102,7 +103,7 @@ export function adoptedCases(name: string, make: () => Promise<LosableStore>): v
       const january = [row('emp-1', PAYEE.ok), row('emp-2', PAYEE.ok), row('emp-3', PAYEE.pending)];
       await run(state, january.slice(0, 2));
       // emp-3 is still PENDING at the provider: it is compared on its first lookup, not awaited.
-      const pending = h.client().batches.run([january[2] as BatchItem], {
+      const pending = new Batches(h.client()).run([january[2] as BatchItem], {
         id: 'payroll',
         store: state.store(),
         secret: SECRET,

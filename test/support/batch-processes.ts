@@ -1,6 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { BatchItem, BatchRecord, BatchReport, BatchStore } from 'momo-partner-sdk';
+import type { BatchRecord, BatchStore } from 'momo-partner-sdk';
+import type { BatchItem, BatchReport } from 'momo-partner-sdk/batches';
 import { expect } from 'vitest';
 import type { ProviderProcess } from './provider-process';
 import type { BatchRunnerInput } from './workers/batch-runner';

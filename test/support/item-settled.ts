@@ -1,4 +1,5 @@
-import type { BatchStore, MomoClient, SettledBatchItem } from 'momo-partner-sdk';
+import type { BatchStore, MomoClient } from 'momo-partner-sdk';
+import { Batches, type SettledBatchItem } from 'momo-partner-sdk/batches';
 import { expect } from 'vitest';
 import { type Harness, PAYEE, row } from '../batches/harness';
 
@@ -21,7 +22,7 @@ export async function settlesEachItemOnceAfterItsOutcome(h: Harness, store: Batc
   const id = `payroll-${++batches}-${process.pid}`;
   const handle = await store.open(id);
   const seen: { item: SettledBatchItem; tx: unknown; recorded: unknown }[] = [];
-  const report = await momo.batches.run(items(), {
+  const report = await new Batches(momo).run(items(), {
     id,
     store,
     concurrency: 3,
@@ -77,7 +78,7 @@ export async function settlesEachItemOnceAfterItsOutcome(h: Harness, store: Batc
   for (const key of ['r1', 'r2', 'r3']) {
     expect((await handle.get(key))?.outcome).not.toHaveProperty('delivered');
   }
-  const again = await momo.batches.run(items(), {
+  const again = await new Batches(momo).run(items(), {
     id,
     store,
     onItemSettled: (item) => {
@@ -105,7 +106,7 @@ export async function runsAThrowingHookAgainOnTheNextRun(
     calls.push(item.key);
     if (booksDown && item.key === 'r2') throw new TypeError('the books are down');
   };
-  const first = await momo.batches.run(items(), { id, store, onItemSettled });
+  const first = await new Batches(momo).run(items(), { id, store, onItemSettled });
   expect(first.items.map((i) => [i.key, i.status])).toEqual([
     ['r1', 'SUCCESSFUL'],
     ['r2', 'UNRESOLVED'],
@@ -118,7 +119,7 @@ export async function runsAThrowingHookAgainOnTheNextRun(
   const posts = h.transferPosts().length;
 
   booksDown = false;
-  const second = await momo.batches.run(items(), { id, store, onItemSettled });
+  const second = await new Batches(momo).run(items(), { id, store, onItemSettled });
   expect(second.items.map((i) => [i.key, i.status, i.reason])).toEqual([
     ['r1', 'SUCCESSFUL', undefined],
     ['r2', 'FAILED', 'APPROVAL_REJECTED'],

@@ -29,9 +29,9 @@ declare global {
   const signal: AbortSignal;
   const order: { id: string; amount: string; msisdn: string };
   /** The rows of a list to pay, as docs/batches.md runs them. */
-  const rows: Iterable<import('momo-partner-sdk').BatchItem>;
+  const rows: Iterable<import('momo-partner-sdk/batches').BatchItem>;
   /** Reads a payroll file's rows, one at a time (docs/batches.md). */
-  function readRows(path: string): AsyncIterator<import('momo-partner-sdk').BatchItem>;
+  function readRows(path: string): AsyncIterator<import('momo-partner-sdk/batches').BatchItem>;
   /** A batch's id and store (docs/batches.md). */
   const id: string;
   const store: import('momo-partner-sdk').BatchStore;
@@ -40,7 +40,7 @@ declare global {
   /** The batch's secret (docs/batches.md: derived reference ids). */
   const secret: string;
   /** Your books, as docs/reconcile.md reads them: one record per payment sent. */
-  const books: AsyncIterable<import('momo-partner-sdk').ReconcileRecord>;
+  const books: AsyncIterable<import('momo-partner-sdk/reconcile').ReconcileRecord>;
   /** Your database. */
   const db: {
     orders: {

@@ -9,6 +9,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { MomoClient, type SubscriptionStore } from 'momo-partner-sdk';
+import { Subscriptions } from 'momo-partner-sdk/subscriptions';
 import { Instance } from '../redis/support/instances';
 import type { HeldCharge, ProviderCounts } from './workers/subscription-provider';
 import type {
@@ -153,7 +154,7 @@ export async function runAtScale(run: ScaleRun): Promise<ScaleResult> {
   let done = false;
   try {
     const momo = new MomoClient({ ...client, polling: { initialDelayMs: 50, maxDelayMs: 200 } });
-    const subs = momo.subscriptions({ store: run.probe, secret: SECRET, now: () => now });
+    const subs = new Subscriptions(momo, { store: run.probe, secret: SECRET, now: () => now });
     const signUp = async () => {
       await subs.plan({
         id: PLAN,

@@ -1,13 +1,13 @@
+import { type BatchStore, MomoClient } from 'momo-partner-sdk';
 import {
+  Batches,
   type BatchItem,
   type BatchReport,
   type BatchRunOptions,
-  type BatchStore,
   fileBatchStore,
-  MomoClient,
   memoryBatchStore,
   type SettledBatchItem,
-} from 'momo-partner-sdk';
+} from 'momo-partner-sdk/batches';
 import type { PostgresPoolClient } from 'momo-partner-sdk/postgres';
 import {
   type ConformanceReport,
@@ -26,21 +26,21 @@ describe('batch types', () => {
       yield* items;
     }
     const options: BatchRunOptions = { id: 'b', store: memoryBatchStore() };
-    expectTypeOf(momo.batches.run(items, options)).resolves.toEqualTypeOf<BatchReport>();
-    expectTypeOf(momo.batches.run(stream(), options)).resolves.toEqualTypeOf<BatchReport>();
+    expectTypeOf(new Batches(momo).run(items, options)).resolves.toEqualTypeOf<BatchReport>();
+    expectTypeOf(new Batches(momo).run(stream(), options)).resolves.toEqualTypeOf<BatchReport>();
     type Status = BatchReport['items'][number]['status'];
     expectTypeOf<Status>().toEqualTypeOf<
       'SUCCESSFUL' | 'FAILED' | 'REJECTED' | 'SKIPPED' | 'UNRESOLVED'
     >();
     // @ts-expect-error the store is required
-    momo.batches.run(items, { id: 'b' });
+    new Batches(momo).run(items, { id: 'b' });
     // @ts-expect-error not an operation a batch can run
-    momo.batches.run([{ key: 'k', body: {}, operation: 'collection.redeemVoucher' }], options);
+    new Batches(momo).run([{ key: 'k', body: {}, operation: 'collection.redeemVoucher' }], options);
   });
 
   it('gives onItemSettled the settled item, and tx as the hook declares it', () => {
     const momo = new MomoClient({ baseUrl: 'https://momo.example', targetEnvironment: 'sandbox' });
-    momo.batches.run([], {
+    new Batches(momo).run([], {
       id: 'b',
       store: memoryBatchStore(),
       onItemSettled: (item, tx) => {
@@ -49,7 +49,7 @@ describe('batch types', () => {
         expectTypeOf(tx).toEqualTypeOf<unknown>();
       },
     });
-    momo.batches.run([], {
+    new Batches(momo).run([], {
       id: 'b',
       store: memoryBatchStore(),
       onItemSettled: async (_item, tx?: PostgresPoolClient) => {

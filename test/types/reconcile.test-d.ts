@@ -1,13 +1,13 @@
+import { InMemoryJournal, MomoClient } from 'momo-partner-sdk';
+import { memoryBatchStore } from 'momo-partner-sdk/batches';
 import {
-  InMemoryJournal,
-  MomoClient,
-  memoryBatchStore,
   type ReconcileItem,
   type ReconcileRecord,
   type ReconcileStoreRecord,
   type ReconcileSummary,
   type ReconcileVerdict,
-} from 'momo-partner-sdk';
+  reconcile,
+} from 'momo-partner-sdk/reconcile';
 import { describe, expectTypeOf, it } from 'vitest';
 
 describe('momo.reconcile types', () => {
@@ -15,7 +15,7 @@ describe('momo.reconcile types', () => {
     const momo = new MomoClient({ baseUrl: 'https://momo.example', targetEnvironment: 'sandbox' });
     type Row = ReconcileRecord & { line: number; note: string };
     async function* rows(): AsyncGenerator<Row> {}
-    const result = await momo.reconcile(rows(), { concurrency: 4 });
+    const result = await reconcile(momo, rows(), { concurrency: 4 });
     expectTypeOf(result.items).toEqualTypeOf<ReconcileItem<Row>[]>();
     expectTypeOf(result.items[0]!.record.line).toEqualTypeOf<number>();
     expectTypeOf(result.summary).toEqualTypeOf<ReconcileSummary>();
@@ -33,13 +33,13 @@ describe('momo.reconcile types', () => {
     >();
     expectTypeOf(result.items[0]!.duplicateOf).toEqualTypeOf<number | undefined>();
     // With a store, the items the books lack carry a ReconcileStoreRecord.
-    const fromStore = await momo.reconcile(rows(), {
+    const fromStore = await reconcile(momo, rows(), {
       journal: new InMemoryJournal(),
       batchStore: memoryBatchStore(),
     });
     expectTypeOf(fromStore.items).toEqualTypeOf<ReconcileItem<Row | ReconcileStoreRecord>[]>();
     expectTypeOf<ReconcileStoreRecord['source']>().toEqualTypeOf<'journal' | 'outbox' | 'batch'>();
     // @ts-expect-error a record needs its operation
-    await momo.reconcile([{ referenceId: 'x' }]);
+    await reconcile(momo, [{ referenceId: 'x' }]);
   });
 });

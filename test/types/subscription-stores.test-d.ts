@@ -10,6 +10,7 @@ import {
   type RedisSubscriptionStore,
   redisSubscriptionStore,
 } from 'momo-partner-sdk/redis';
+import { Subscriptions } from 'momo-partner-sdk/subscriptions';
 import type { ConformanceReport } from 'momo-partner-sdk/testing';
 import { checkSubscriptionStore } from 'momo-partner-sdk/testing';
 import { createClient } from 'redis';
@@ -28,7 +29,7 @@ describe('subscription store types', () => {
     ).toExtend<SubscriptionStore>();
     const db = createPostgresState(pool);
     expectTypeOf(db.subscriptionStore).toEqualTypeOf<PostgresSubscriptionStore>();
-    momo.subscriptions({ store: db.subscriptionStore, secret: 's'.repeat(32) });
+    new Subscriptions(momo, { store: db.subscriptionStore, secret: 's'.repeat(32) });
     expectTypeOf(
       checkSubscriptionStore(() => db.subscriptionStore),
     ).resolves.toEqualTypeOf<ConformanceReport>();

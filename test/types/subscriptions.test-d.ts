@@ -1,17 +1,19 @@
 import {
-  fileSubscriptionStore,
   MomoClient,
+  type Subscription,
+  type SubscriptionCharge,
+  type SubscriptionStatus,
+  type SubscriptionStore,
+} from 'momo-partner-sdk';
+import {
+  fileSubscriptionStore,
   memorySubscriptionStore,
   type RunDueOptions,
   type RunDueReport,
-  type Subscription,
-  type SubscriptionCharge,
   type SubscriptionChargeEvent,
   type SubscriptionRunner,
-  type SubscriptionStatus,
-  type SubscriptionStore,
-  type Subscriptions,
-} from 'momo-partner-sdk';
+  Subscriptions,
+} from 'momo-partner-sdk/subscriptions';
 import { describe, expectTypeOf, it } from 'vitest';
 
 describe('subscription types', () => {
@@ -19,7 +21,10 @@ describe('subscription types', () => {
     const momo = new MomoClient({ baseUrl: 'https://momo.example', targetEnvironment: 'sandbox' });
     expectTypeOf(memorySubscriptionStore()).toExtend<SubscriptionStore>();
     expectTypeOf(fileSubscriptionStore('./.momo')).toExtend<SubscriptionStore>();
-    const subs = momo.subscriptions({ store: memorySubscriptionStore(), secret: 's'.repeat(16) });
+    const subs = new Subscriptions(momo, {
+      store: memorySubscriptionStore(),
+      secret: 's'.repeat(16),
+    });
     expectTypeOf(subs).toEqualTypeOf<Subscriptions>();
     await subs.plan({
       id: 'gym-monthly',

@@ -2,11 +2,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   type ConfirmedCallback,
-  checkOutboxIntent,
   isValidationError,
   parseCallback,
   toNodeListener,
 } from 'momo-partner-sdk';
+import { checkOutboxIntent } from 'momo-partner-sdk/outbox';
 import { HttpResponse, http, passthrough } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
 import {

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { Batches } from '../../batches/batches';
 import { fileBatchStore } from '../../batches/file-store';
 import type { BatchReport } from '../../batches/types';
 import type { ProductName } from '../../core/options';
@@ -183,7 +184,7 @@ export const payoutsCommand = defineCommand({
     let report: BatchReport;
     try {
       report = await asFileError(file, () =>
-        momo.batches.run(rereadableItems(file, operation), {
+        new Batches(momo).run(rereadableItems(file, operation), {
           id: batch,
           store,
           secret,

@@ -4,12 +4,8 @@
  * the batch each time it is told (`run`), reports its progress as it goes and its report
  * at the end of each run, and closes its connections and exits when told (`exit`).
  */
-import {
-  type BatchItem,
-  type BatchStore,
-  MomoClient,
-  type MomoClientOptions,
-} from 'momo-partner-sdk';
+import { type BatchStore, MomoClient, type MomoClientOptions } from 'momo-partner-sdk';
+import { Batches, type BatchItem } from 'momo-partner-sdk/batches';
 import { createPostgresState } from 'momo-partner-sdk/postgres';
 import { redisBatchStore } from 'momo-partner-sdk/redis';
 import pg from 'pg';
@@ -62,7 +58,7 @@ process.once('message', async (input: BatchRunnerInput) => {
       await close();
       process.exit(0);
     }
-    const report = await momo.batches.run(input.items, {
+    const report = await new Batches(momo).run(input.items, {
       id: input.batchId,
       store,
       concurrency: 8,

@@ -4,12 +4,8 @@
  * SIGKILLed (test/batches/item-settled-crash.test.ts). The crash between an outcome's
  * write and the hook's end that the `delivered: false` mark exists for.
  */
-import {
-  type BatchItem,
-  fileBatchStore,
-  MomoClient,
-  type MomoClientOptions,
-} from 'momo-partner-sdk';
+import { MomoClient, type MomoClientOptions } from 'momo-partner-sdk';
+import { Batches, type BatchItem, fileBatchStore } from 'momo-partner-sdk/batches';
 
 export interface SettledRunnerInput {
   simulator: Pick<
@@ -26,7 +22,7 @@ process.once('message', async (input: SettledRunnerInput) => {
     ...input.simulator,
     polling: { initialDelayMs: 20, maxDelayMs: 100, timeoutMs: 60_000 },
   });
-  await momo.batches.run(input.items, {
+  await new Batches(momo).run(input.items, {
     id: input.batchId,
     store: fileBatchStore(input.dir),
     onItemSettled: async (item) => {

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { MomoClient, type SubscriptionStore, toNodeListener } from 'momo-partner-sdk';
 import { createPostgresState } from 'momo-partner-sdk/postgres';
 import { createRedisState } from 'momo-partner-sdk/redis';
+import { Subscriptions } from 'momo-partner-sdk/subscriptions';
 import pg from 'pg';
 import { connectClient, type Library } from '../../redis/support/clients';
 import { send, serveParent } from '../worker';
@@ -82,7 +83,7 @@ serveParent({
       polling: { initialDelayMs: 100, maxDelayMs: 500, timeoutMs: 60_000 },
     });
     receiver.on('request', toNodeListener(momo.callbacks.handler()));
-    const subs = momo.subscriptions({
+    const subs = new Subscriptions(momo, {
       store,
       secret: input.secret,
       now: () => now,
