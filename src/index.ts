@@ -94,6 +94,8 @@ export type {
 /** For store implementers: the key a reference id is stored and compared by (lower case). */
 export { referenceKey } from './core/reference-id';
 export * from './errors';
+/** For store implementers: a claim's lease when none is configured (15 s). */
+export { DEFAULT_LEASE_MS } from './payments/claims';
 export {
   Collection,
   type DeliveryNotificationOptions,

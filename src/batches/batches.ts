@@ -1,11 +1,11 @@
 import type { ClientSurface } from '../client-surface';
 import type { BatchHandle } from '../contracts/batch-store';
 import { checkItem } from '../payments/check';
-import { fingerprint, randomReferenceId } from '../payments/ids';
+import { ConcurrencyLimit } from '../payments/concurrency-limit';
+import { fingerprint, ownerId } from '../payments/ids';
 import { pacedCalls } from '../payments/pacing';
 import { checkRunOptions } from './check';
 import { batchClaims } from './claims';
-import { ConcurrencyLimit } from './concurrency-limit';
 import { FirstLookupPlanner } from './first-lookup';
 import { adoptRecord, ItemState, type RunContext, usedKey } from './item';
 import { buildReport, moneyOf, ProgressCounts } from './summary';
@@ -52,7 +52,7 @@ export class Batches {
         if (slot.status === 'FAILED') c.failed += 1;
       }
     });
-    const owner = randomReferenceId();
+    const owner = ownerId('batch');
     const run: RunContext = {
       momo: this.#momo,
       options,

@@ -1,8 +1,10 @@
 import type { BatchHandle } from '../contracts/batch-store';
-import { ClaimHolder, type Renewal } from '../payments/claims';
+import { ClaimHolder, DEFAULT_LEASE_MS, type Renewal } from '../payments/claims';
 
-/** The claim's lease when the store names none (renewed at a third of it while in flight). */
-export const LEASE_MS = 15_000;
+/** The claim's lease: the store's, else the kernel's default (renewed at a third of it). */
+export function leaseOf(handle: BatchHandle): number {
+  return handle.leaseMs ?? DEFAULT_LEASE_MS;
+}
 
 /**
  * The run's claims on one batch: the kernel's holder (src/payments/claims.ts), renewing
@@ -10,7 +12,7 @@ export const LEASE_MS = 15_000;
  * each item by `claim` again (a partner's store of an earlier contract).
  */
 export function batchClaims(handle: BatchHandle, owner: string): ClaimHolder {
-  const leaseMs = handle.leaseMs ?? LEASE_MS;
+  const leaseMs = leaseOf(handle);
   const renewal: Renewal =
     typeof handle.renew === 'function'
       ? { all: (claims) => (handle.renew as NonNullable<BatchHandle['renew']>)(claims, leaseMs) }

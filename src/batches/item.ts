@@ -7,7 +7,7 @@ import { reasonCode, sendFailure, stopsTheRun } from '../payments/failure';
 import { derivedReferenceId, fingerprint, randomReferenceId } from '../payments/ids';
 import { AdoptedCheck } from '../payments/verify';
 import { accountHolderActive } from './account-check';
-import { LEASE_MS } from './claims';
+import { leaseOf } from './claims';
 import type { FirstLookupPlanner } from './first-lookup';
 import type { BatchOperationSpec, FinalLike } from './operations';
 import { recordFinal } from './settled';
@@ -96,7 +96,7 @@ export async function runItem(
       }
       return end('UNRESOLVED', 'not sent (dry run)');
     }
-    const leaseMs = handle.leaseMs ?? LEASE_MS;
+    const leaseMs = leaseOf(handle);
     const token = taken ?? (await handle.claim(slot.key, run.owner, leaseMs));
     if (token === undefined) return end('UNRESOLVED', CLAIMED);
     claim = run.claims.hold(slot.key, token);

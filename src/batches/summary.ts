@@ -1,14 +1,5 @@
+import { addDecimal, isDecimalText } from '../payments/decimal';
 import type { BatchProgress, BatchReport, BatchReportItem, BatchSummary } from './types';
-
-/** Adds two non-negative decimal strings exactly ("10.5" + "0.25" = "10.75"). */
-export function addDecimal(a: string, b: string): string {
-  const [ai = '0', af = ''] = a.split('.');
-  const [bi = '0', bf = ''] = b.split('.');
-  const scale = Math.max(af.length, bf.length);
-  const sum = BigInt(ai + af.padEnd(scale, '0')) + BigInt(bi + bf.padEnd(scale, '0'));
-  const digits = sum.toString().padStart(scale + 1, '0');
-  return scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
-}
 
 /** The money an item moves, when its body names an amount and a currency. */
 export interface Money {
@@ -21,9 +12,7 @@ export function moneyOf(body: unknown): Money | undefined {
   const b = body as { amount?: unknown; currency?: unknown; money?: unknown };
   const source = b.money && typeof b.money === 'object' ? (b.money as typeof b) : b;
   const { amount, currency } = source;
-  return typeof amount === 'string' && typeof currency === 'string' && /^\d+(\.\d+)?$/.test(amount)
-    ? { amount, currency }
-    : undefined;
+  return isDecimalText(amount) && typeof currency === 'string' ? { amount, currency } : undefined;
 }
 
 /** The report: the summary counted from the items (in input order) and their money. */

@@ -1,7 +1,7 @@
 import type { BatchClaimToken, BatchRecord } from '../contracts/batch-store';
+import type { ConcurrencyLimit } from '../payments/concurrency-limit';
 import { sleep } from '../payments/time';
-import { LEASE_MS } from './claims';
-import type { ConcurrencyLimit } from './concurrency-limit';
+import { leaseOf } from './claims';
 import {
   adoptRecord,
   CLAIMED,
@@ -43,7 +43,7 @@ export async function runOrTakeOver(
   if (!heldElsewhere(slot)) return;
   let why = slot.reason as string;
   const { handle, options } = run;
-  const leaseMs = handle.leaseMs ?? LEASE_MS;
+  const leaseMs = leaseOf(handle);
   const pollMs = Math.max(1, Math.min(MAX_POLL_MS, leaseMs / 3));
   const { waitTimeoutMs } = options;
   const deadline =

@@ -1,20 +1,25 @@
 import type { OutboxIntent } from '../contracts/outbox-store';
 import { ValidationError, type ValidationIssue } from '../errors';
 import { checkItem } from '../payments/check';
-import { fingerprint } from '../payments/ids';
+import { fingerprint, randomReferenceId } from '../payments/ids';
 
 /** An intent once checked: what an outbox store records, with its body's fingerprint. */
 export interface CheckedOutboxIntent extends OutboxIntent {
   /** SHA-256 (hex) of the operation and the body's canonical JSON: a reused key with another body shows. */
   fingerprint: string;
+  /**
+   * A fresh reference id from the kernel's one source of ids: the one a store records
+   * when the key is new (a key already stored keeps its own).
+   */
+  referenceId: string;
 }
 
 /**
  * For outbox store implementers (`db.outbox.enqueue` uses it): checks an intent exactly as
  * a batch item is checked (a non-empty `key` of at most 200 characters, well-formed,
  * without control characters, a creating `operation` with a status lookup,
- * the `body` against the method's own schema, the `callbackUrl`'s form) and fingerprints
- * it. Bad input: a ValidationError naming the field, nothing stored or sent.
+ * the `body` against the method's own schema, the `callbackUrl`'s form), fingerprints
+ * it and chooses the reference id it is sent under if its key is new. Bad input: a ValidationError naming the field, nothing stored or sent.
  */
 export async function checkOutboxIntent(input: unknown): Promise<CheckedOutboxIntent> {
   if (input === null || typeof input !== 'object') {
@@ -37,6 +42,7 @@ export async function checkOutboxIntent(input: unknown): Promise<CheckedOutboxIn
     body,
     ...(callbackUrl === undefined ? {} : { callbackUrl }),
     fingerprint: await fingerprint(check.operation, body),
+    referenceId: randomReferenceId(),
   };
 }
 

@@ -2,6 +2,8 @@ import type { ClientSurface } from '../client-surface';
 import type { OutboxClaim, OutboxStore } from '../contracts/outbox-store';
 import { ValidationError, type ValidationIssue } from '../errors';
 import { ClaimHolder } from '../payments/claims';
+import { ConcurrencyLimit } from '../payments/concurrency-limit';
+import { ownerId } from '../payments/ids';
 import { pause, wakeableSleep } from '../payments/time';
 import { type Held, type RelayContext, relayPayment } from './payment';
 import { RelayLog } from './relay-log';
@@ -50,15 +52,14 @@ function checkOptions(options: OutboxRelayOptions<never>): void {
  */
 class Relay<Tx> {
   readonly #ctx: RelayContext<Tx>;
-  readonly #concurrency: number;
+  readonly #sendSlots: ConcurrencyLimit;
   readonly #pollMs: number;
-  readonly #owner = `relay-${globalThis.crypto.randomUUID()}`;
+  readonly #owner = ownerId('relay');
   readonly #held = new Map<string, Held>();
   readonly #stop = new AbortController();
   readonly #unsubscribe: () => void;
   readonly #claims: ClaimHolder;
   readonly #loop: Promise<void>;
-  #sending = 0;
   #lastFull = false;
   #woken = false;
   #wake: (() => void) | undefined;
@@ -73,7 +74,7 @@ class Relay<Tx> {
       log: new RelayLog(options.logger),
       stopping: this.#stop.signal,
     };
-    this.#concurrency = options.concurrency ?? 16;
+    this.#sendSlots = new ConcurrencyLimit(options.concurrency ?? 16);
     this.#pollMs = options.pollIntervalMs ?? 1000;
     this.#unsubscribe = store.subscribe(() => this.#nudge());
     const log = this.#ctx.log;
@@ -105,7 +106,7 @@ class Relay<Tx> {
   async #run(): Promise<void> {
     const { store, log } = this.#ctx;
     for (let failures = 0; !this.#stop.signal.aborted; ) {
-      const free = this.#concurrency - this.#sending;
+      const free = this.#sendSlots.free;
       if (free > 0) {
         this.#woken = false;
         let claims: OutboxClaim[];
@@ -130,7 +131,7 @@ class Relay<Tx> {
   #nextWake(): Promise<void> {
     // A wake-up counts only with a slot free: with every slot busy, resolving at once
     // would spin on promises and starve the I/O that frees one.
-    const ready = this.#woken && this.#sending < this.#concurrency;
+    const ready = this.#woken && this.#sendSlots.free > 0;
     if (ready || this.#stop.signal.aborted) return Promise.resolve();
     const next = wakeableSleep(this.#pollMs, this.#stop.signal);
     this.#wake = next.wake;
@@ -144,12 +145,12 @@ class Relay<Tx> {
   #relay(claim: OutboxClaim): void {
     const held: Held = { claim, lease: this.#claims.hold(claim.key, claim.token) };
     this.#held.set(claim.token, held);
-    this.#sending += 1;
+    this.#sendSlots.tryAcquire(); // free: claimed up to the free slots, by this loop alone
     let freed = false;
     const freeSendSlot = () => {
       if (freed) return;
       freed = true;
-      this.#sending -= 1;
+      this.#sendSlots.release();
       // Rows may be due (the last claim was full, or a wake-up came while slots were busy).
       if (this.#lastFull || this.#woken) this.#nudge();
     };

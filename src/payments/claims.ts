@@ -8,6 +8,13 @@
  * (the store could not be reached: another process may hold it now).
  */
 
+/**
+ * The default lease of a claim (15 s): how long a dead process's claim holds its payment
+ * before another process takes it over; renewed at a third of it while held. A store or a
+ * driver with a `leaseMs` option overrides it.
+ */
+export const DEFAULT_LEASE_MS = 15_000;
+
 /** A claim as a store names it. */
 export interface ClaimRef {
   readonly key: string;

@@ -71,6 +71,15 @@ export function randomReferenceId(): string {
   return chooseReferenceId(undefined);
 }
 
+/**
+ * The name a driver's process takes as a claim owner in a store (a batch run, an outbox
+ * relay, a subscription pass): `<driver>-<random UUID>`, new for each run, so a store's
+ * row tells which kind of driver holds it and no two processes share a name.
+ */
+export function ownerId(driver: 'batch' | 'relay' | 'subscription'): string {
+  return `${driver}-${randomReferenceId()}`;
+}
+
 /** SHA-256 (hex) of the operation and the body's canonical JSON (keys sorted, at every depth). */
 export async function fingerprint(operation: string, body: unknown): Promise<string> {
   const text = JSON.stringify([operation, canonical(body)]);

@@ -7,7 +7,12 @@
  * transaction, sent by relays exactly once), and the subscription store (`db.subscriptionStore`). Everything is durable once its statement commits. docs/postgres.md: the schema,
  * the guarantees beside Redis', running your own migrations (docs/postgres.sql).
  */
-import type { MomoClient, OutboxIntent, OutboxPayment } from 'momo-partner-sdk';
+import {
+  DEFAULT_LEASE_MS,
+  type MomoClient,
+  type OutboxIntent,
+  type OutboxPayment,
+} from 'momo-partner-sdk';
 import {
   type OutboxRelay,
   type OutboxRelayOptions,
@@ -123,7 +128,7 @@ export function createPostgresState(
 ): PostgresState {
   const db = new PostgresConnection(checkPool(pool), checkSchema(options.schema ?? 'momo'));
   const retentionMs = positiveMs('retentionMs', options.retentionMs ?? 24 * 60 * 60 * 1000);
-  const leaseMs = positiveMs('leaseMs', options.leaseMs ?? 15_000);
+  const leaseMs = positiveMs('leaseMs', options.leaseMs ?? DEFAULT_LEASE_MS);
   const listener = new OutboxListener(db.pool, channelOf(db.schema));
   const store = new PostgresOutboxStore(db, leaseMs, listener);
   const relays = new Set<OutboxRelay>();

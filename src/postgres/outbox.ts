@@ -122,7 +122,7 @@ async function write(
       JSON.stringify(intent.body),
       intent.callbackUrl ?? null,
       intent.fingerprint,
-      globalThis.crypto.randomUUID(),
+      intent.referenceId,
       channelOf(db.schema),
     ],
   );

@@ -4,6 +4,7 @@
 import type { ClientSurface } from '../client-surface';
 import type { JournalEntry } from '../contracts/journal';
 import { isApiError, isNotFoundError, ValidationError } from '../errors';
+import { forEachLimited } from '../payments/concurrency-limit';
 import { lookupFor } from './operations';
 import { type Books, RecordChecks, verdictOf } from './records';
 import { checkStores, missingFromBooks, missingReason, type StorePayment } from './stores';
@@ -79,26 +80,23 @@ export async function reconcile<R extends ReconcileRecord>(
   const here = momo.toJSON();
   let next = 0;
   let checked = 0;
-  const worker = async () => {
-    while (next < tasks.length && !signal?.aborted) {
-      const index = next++;
-      const task = tasks[index] as Task<R>;
-      const item =
-        'books' in task
-          ? await check(momo, here, task, signal)
-          : await missing(momo, here, task, signal);
-      if (signal?.aborted) return;
-      items[index] = item;
-      summary[item.verdict]++;
-      checked++;
-      try {
-        options.onProgress?.({ ...summary, checked });
-      } catch {
-        // A failing progress report must not stop the reconciliation.
-      }
+  const nextIndex = () => (next < tasks.length && !signal?.aborted ? next++ : undefined);
+  await forEachLimited(concurrency, nextIndex, async (index) => {
+    const task = tasks[index] as Task<R>;
+    const item =
+      'books' in task
+        ? await check(momo, here, task, signal)
+        : await missing(momo, here, task, signal);
+    if (signal?.aborted) return;
+    items[index] = item;
+    summary[item.verdict]++;
+    checked++;
+    try {
+      options.onProgress?.({ ...summary, checked });
+    } catch {
+      // A failing progress report must not stop the reconciliation.
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, tasks.length) }, worker));
+  });
   signal?.throwIfAborted();
   return { items, summary };
 }

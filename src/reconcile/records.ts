@@ -1,9 +1,9 @@
 import { ValidationError, type ValidationIssue } from '../errors';
+import { canonicalDecimal, isDecimalText } from '../payments/decimal';
 import { lookupFor } from './operations';
 import type { ReconcileFound, ReconcileVerdict } from './types';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
-const DECIMAL = /^\d+(\.\d+)?$/;
 const CURRENCY = /^[A-Za-z]{3}$/;
 const STATUSES = new Set(['PENDING', 'CREATED', 'SUCCESSFUL', 'FAILED']);
 const FINAL = new Set(['SUCCESSFUL', 'FAILED']);
@@ -56,7 +56,7 @@ export class RecordChecks {
       amount: this.#optional(
         r.amount,
         at('amount'),
-        (v) => DECIMAL.test(v),
+        (v) => isDecimalText(v),
         'must be a decimal string like 100 or 100.50',
       ),
       currency: this.#optional(
@@ -99,14 +99,8 @@ export class RecordChecks {
   }
 }
 
-/** `100`, `100.0` and `0100.00` alike: the canonical form of a decimal string. */
-export function canonicalAmount(amount: string): string {
-  if (!DECIMAL.test(amount)) return amount; // compared as written
-  const [whole = '', fraction = ''] = amount.split('.');
-  const integer = whole.replace(/^0+(?=\d)/, '');
-  const decimals = fraction.replace(/0+$/, '');
-  return decimals ? `${integer}.${decimals}` : integer;
-}
+/** `100`, `100.0` and `0100.00` alike: the kernel's one spelling (else compared as written). */
+export const canonicalAmount = canonicalDecimal;
 
 /** The verdict of a record the provider answered for. */
 export function verdictOf(

@@ -5,6 +5,7 @@ import {
   type BatchOutcome,
   type BatchRecord,
   type BatchStore,
+  DEFAULT_LEASE_MS,
   ValidationError,
 } from 'momo-partner-sdk';
 import { CLAIM, GET, READ, RECORD_INTENT, RECORD_OUTCOME, RELEASE, RENEW } from './batch-scripts';
@@ -47,7 +48,7 @@ export class RedisBatchStore implements BatchStore {
   readonly #retentionMs: number;
 
   constructor(client: RedisClient | RedisConnection, options: RedisBatchStoreOptions = {}) {
-    this.#leaseMs = positive('leaseMs', options.leaseMs ?? 15_000);
+    this.#leaseMs = positive('leaseMs', options.leaseMs ?? DEFAULT_LEASE_MS);
     this.#retentionMs = positive('retentionMs', options.retentionMs ?? 30 * DAY);
     this.#redis = client instanceof RedisConnection ? client : new RedisConnection(client, options);
   }

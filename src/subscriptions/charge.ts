@@ -1,6 +1,6 @@
 import type { Subscription, SubscriptionCharge } from '../contracts/subscription-store';
 import type { Plan, StepContext } from './context';
-import { create, ids, type Looked, look } from './provider';
+import { create, ids, type Looked, look, operations } from './provider';
 
 /** The request to pay of a charge: the plan's amount and currency, from the payer. */
 export function chargeBody(sub: Subscription, plan: Plan) {
@@ -51,11 +51,12 @@ async function sendCharge(
   plan: Plan,
   charge: SubscriptionCharge,
 ) {
-  const sent = await create(() =>
-    ctx.momo.collection.requestToPay(chargeBody(sub, plan), {
-      referenceId: charge.referenceId,
-      tag: `${sub.key}/${charge.period}`,
-    }),
+  const sent = await create(
+    ctx.momo,
+    operations.charge(),
+    chargeBody(sub, plan),
+    charge.referenceId,
+    `${sub.key}/${charge.period}`,
   );
   if (sent.kind === 'refused') settle(charge, { status: 'FAILED', reason: sent.code }, ctx.now);
 }
@@ -73,14 +74,8 @@ export async function followCharge(
 ): Promise<void> {
   if (charge.invoice) return followInvoice(ctx, sub, plan, charge);
   if (charge.status !== 'PENDING') return;
-  const c = ctx.momo.collection;
   const lookUp = (waitMs: number) =>
-    look(
-      () => c.getRequestToPay(charge.referenceId),
-      (timeoutMs) => c.waitForRequestToPay(charge.referenceId, { timeoutMs }),
-      waitMs,
-      chargeBody(sub, plan),
-    );
+    look(ctx.momo, operations.charge(), charge.referenceId, waitMs, chargeBody(sub, plan));
   let found = await lookUp(ctx.waitMs);
   if (found.status === 'NOT_SENT') {
     await sendCharge(ctx, sub, plan, charge);
@@ -100,11 +95,12 @@ export async function sendInvoice(
   const referenceId = await ids.invoice(ctx.secret, sub.key, charge.period);
   charge.invoice = { referenceId, status: 'PENDING' };
   await ctx.save(sub);
-  const sent = await create(() =>
-    ctx.momo.collection.createInvoice(invoiceBody(sub, plan), {
-      referenceId,
-      tag: `${sub.key}/${charge.period}`,
-    }),
+  const sent = await create(
+    ctx.momo,
+    operations.invoice(),
+    invoiceBody(sub, plan),
+    referenceId,
+    `${sub.key}/${charge.period}`,
   );
   if (sent.kind === 'refused')
     charge.invoice = { referenceId, status: 'FAILED', reason: sent.code };
@@ -118,11 +114,11 @@ async function followInvoice(
 ) {
   const invoice = charge.invoice as NonNullable<SubscriptionCharge['invoice']>;
   if (invoice.status !== 'PENDING') return;
-  const c = ctx.momo.collection;
   const body = invoiceBody(sub, plan);
   const found = await look(
-    () => c.getInvoice(invoice.referenceId),
-    (timeoutMs) => c.waitForInvoice(invoice.referenceId, { timeoutMs }),
+    ctx.momo,
+    operations.invoice(),
+    invoice.referenceId,
     0, // an invoice waits for the payer: looked up on each pass, never awaited
     { amount: body.amount, currency: body.currency },
   );

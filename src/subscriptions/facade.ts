@@ -27,9 +27,9 @@ function checkOptions(options: SubscriptionsOptions): void {
   if (options.now !== undefined && typeof options.now !== 'function') {
     throw issue('now', 'must be a function returning epoch milliseconds');
   }
-  for (const name of ['waitMs', 'recheckMs', 'concurrency'] as const) {
+  for (const name of ['waitMs', 'recheckMs', 'concurrency', 'leaseMs'] as const) {
     const value = options[name];
-    const least = name === 'concurrency' ? 1 : 0;
+    const least = name === 'concurrency' || name === 'leaseMs' ? 1 : 0;
     if (value !== undefined && !(Number.isInteger(value) && value >= least)) {
       throw issue(name, `must be a whole number >= ${least}`);
     }

@@ -1,7 +1,7 @@
 import type { Subscription, SubscriptionMandate } from '../contracts/subscription-store';
 import type { Plan, StepContext } from './context';
 import { DAY } from './period';
-import { cancelAtProvider, create, expiryOf, ids, look } from './provider';
+import { cancelAtProvider, create, expiryOf, ids, look, operations } from './provider';
 
 /** A mandate is renewed (a new pre-approval for the payer to approve) this long before it expires. */
 export const RENEW_BEFORE_MS = 7 * DAY;
@@ -24,8 +24,12 @@ export async function requestMandate(
   n: number,
 ): Promise<SubscriptionMandate> {
   const referenceId = await ids.mandate(ctx.secret, sub.key, n);
-  const sent = await create(() =>
-    ctx.momo.collection.preApproval(mandateBody(sub, plan), { referenceId, tag: sub.key }),
+  const sent = await create(
+    ctx.momo,
+    operations.mandate(),
+    mandateBody(sub, plan),
+    referenceId,
+    sub.key,
   );
   if (sent.kind === 'refused')
     return { referenceId, number: n, status: 'DECLINED', reason: sent.code };
@@ -40,12 +44,10 @@ async function check(
   mandate: SubscriptionMandate,
 ) {
   const body = mandateBody(sub, plan);
-  const found = await look(
-    () => ctx.momo.collection.getPreApproval(mandate.referenceId),
-    (timeoutMs) => ctx.momo.collection.waitForPreApproval(mandate.referenceId, { timeoutMs }),
-    0,
-    { payer: body.payer, payerCurrency: body.payerCurrency },
-  );
+  const found = await look(ctx.momo, operations.mandate(), mandate.referenceId, 0, {
+    payer: body.payer,
+    payerCurrency: body.payerCurrency,
+  });
   if (found.status === 'NOT_SENT') return requestMandate(ctx, sub, plan, mandate.number);
   if (found.status === 'SUCCESSFUL') {
     const expiresAt = expiryOf(found.result) ?? ctx.now + sub.mandateDays * DAY;

@@ -5,7 +5,8 @@ import type {
   SubscriptionPlan,
   SubscriptionStore,
 } from '../contracts/subscription-store';
-import { Claim } from './claim';
+import { randomReferenceId } from '../payments/ids';
+import { type SubscriptionClaim, SubscriptionClaims } from './claim';
 import { LostClaim, type StepContext } from './context';
 import { deliverAfter, eventOf, OnChargeFailed, putNotifying, unnotified } from './notify';
 import { step } from './step';
@@ -19,6 +20,8 @@ export interface PassContext {
   waitMs: number;
   recheckMs: number;
   concurrency: number;
+  /** How long a runner's claim on a subscription lasts unrenewed (real time). */
+  leaseMs: number;
 }
 
 /** Keys read from the due index at a time. */
@@ -46,12 +49,12 @@ export async function runPass(
     counts: { successful: 0, failed: 0, invoiced: 0 },
     errors: [],
   };
-  const owner = globalThis.crypto.randomUUID();
+  const claims = new SubscriptionClaims(pass.store, randomReferenceId(), pass.leaseMs);
   const plans = new Map<string, Promise<SubscriptionPlan | undefined>>();
   const due = new DueQueue(pass.store, now);
   const worker = async () => {
     for (let key = await due.next(); key !== undefined; key = await due.next()) {
-      await one(pass, now, owner, key, plans, report, onCharge);
+      await one(pass, now, claims, key, plans, report, onCharge);
     }
   };
   await Promise.all(Array.from({ length: pass.concurrency }, worker));
@@ -124,7 +127,7 @@ class DueQueue {
 async function one(
   pass: PassContext,
   now: number,
-  owner: string,
+  claims: SubscriptionClaims,
   key: string,
   plans: Map<string, Promise<SubscriptionPlan | undefined>>,
   report: RunDueReport,
@@ -133,7 +136,7 @@ async function one(
   const stored = await pass.store.get(key);
   if (!stored || stored.subscription.dueAt === undefined || stored.subscription.dueAt > now) return;
   const sub = stored.subscription;
-  if (sub.lease && sub.lease.owner !== owner && sub.lease.until > Date.now()) {
+  if (claims.heldByAnother(sub)) {
     report.skipped += 1;
     return;
   }
@@ -143,13 +146,14 @@ async function one(
     report.errors.push({ key, error: `no plan ${JSON.stringify(sub.plan)}` });
     return;
   }
-  const claim = new Claim(pass.store, key, owner, stored.version);
+  let claim: SubscriptionClaim | undefined;
   const changed: SubscriptionCharge[] = []; // outcomes not written yet
   const recorded: SubscriptionChargeEvent[] = [];
   const write = (s: Subscription, expected: number | undefined) =>
     putNotifying(pass.store, s, expected, onCharge);
   const save = async (s: Subscription) => {
     s.updatedAt = now;
+    if (!claim) throw new LostClaim(key);
     await claim.save(s, write);
     for (const charge of changed.splice(0)) recorded.push(eventOf(s, charge));
   };
@@ -166,9 +170,8 @@ async function one(
     },
   };
   try {
-    sub.lease = claim.lease();
-    await save(sub);
-    claim.hold(); // renewed while the step works (a charge awaited), until let go
+    sub.updatedAt = now;
+    claim = await claims.claim(sub, stored.version); // renewed while the step works, until let go
     await step(ctx, sub, plan);
     // Without a transaction: onCharge now, once the outcomes are recorded (marked).
     const threw =
@@ -176,11 +179,11 @@ async function one(
     if (threw) report.errors.push({ key, error: `onCharge: ${threw.message}` });
     if (unnotified(sub).length > 0) sub.dueAt = Math.min(sub.dueAt ?? Infinity, now + 1);
     else if (sub.status === 'CANCELLED' || sub.status === 'ENDED') sub.dueAt = undefined;
-    claim.release();
+    await claim.letGo();
     sub.lease = undefined;
     await save(sub);
   } catch (error) {
-    claim.release();
+    await claim?.letGo();
     tally(report, recorded);
     if (error instanceof LostClaim) {
       report.skipped += 1;
@@ -195,7 +198,7 @@ async function one(
             ? `${error.name}: ${error.message}`
             : String(error),
     });
-    await letGo(pass.store, key, owner);
+    await letGo(pass.store, key, sub.lease?.owner);
     return;
   }
   report.processed += 1;
@@ -214,7 +217,12 @@ function tally(report: RunDueReport, recorded: SubscriptionChargeEvent[]): void 
 }
 
 /** Clears this pass's lease after a failure, so that the next pass need not wait for it to lapse. */
-async function letGo(store: SubscriptionStore, key: string, owner: string): Promise<void> {
+async function letGo(
+  store: SubscriptionStore,
+  key: string,
+  owner: string | undefined,
+): Promise<void> {
+  if (owner === undefined) return;
   try {
     const stored = await store.get(key);
     if (stored?.subscription.lease?.owner !== owner) return;

@@ -1,8 +1,10 @@
 import type { ClientSurface } from '../client-surface';
 import type { SubscriptionChargeStatus } from '../contracts/subscription-store';
 import { isNotFoundError, isWaitTimeoutError } from '../errors';
+import { findPaymentOperation, type PaymentOperation } from '../payments/catalogue';
 import { reasonCode, sendFailure, stopsTheRun } from '../payments/failure';
 import { derivedReferenceId } from '../payments/ids';
+import { pacedCalls } from '../payments/pacing';
 import { mismatchReason } from '../payments/verify';
 
 /**
@@ -35,10 +37,35 @@ export type Sent =
   /** Not known (network, 5xx after the client's retries): the same id again later. */
   | { kind: 'unknown' };
 
-/** Sends a creating call and sorts its failure (credentials and permissions are thrown). */
-export async function create(send: () => Promise<unknown>): Promise<Sent> {
+/** The catalogue's entry of a creating call a subscription makes (derived from the tables). */
+function operation(name: string): PaymentOperation {
+  const op = findPaymentOperation(name);
+  if (!op) throw new Error(`the catalogue has no payment operation ${name}`);
+  return op;
+}
+
+/** What a subscription creates at the provider: its mandates, charges and invoices. */
+export const operations = {
+  mandate: () => operation('collection.preApproval'),
+  charge: () => operation('collection.requestToPay'),
+  invoice: () => operation('collection.createInvoice'),
+};
+
+/**
+ * Sends a creating call through the catalogue (the client's public method its table names,
+ * paced by the client's admission stage alone) under `referenceId`, and sorts its
+ * failure (credentials and permissions are thrown).
+ */
+export async function create(
+  momo: ClientSurface,
+  op: PaymentOperation,
+  body: unknown,
+  referenceId: string,
+  tag: string,
+): Promise<Sent> {
   try {
-    const accepted = (await send()) as { landedEarlier?: boolean };
+    const options = { referenceId, tag, ...pacedCalls(undefined) };
+    const accepted = (await op.create(momo, body as never, options)) as { landedEarlier?: boolean };
     return accepted.landedEarlier === true ? { kind: 'landed' } : { kind: 'accepted' };
   } catch (error) {
     if (stopsTheRun(error)) throw error;
@@ -64,14 +91,18 @@ export interface Looked {
  * `TRANSACTION_MISMATCH`-like (the reason names the field), never SUCCESSFUL.
  */
 export async function look(
-  lookup: () => Promise<unknown>,
-  wait: (timeoutMs: number) => Promise<unknown>,
+  momo: ClientSurface,
+  op: PaymentOperation,
+  referenceId: string,
   waitMs: number,
   body?: unknown,
 ): Promise<Looked> {
   let result: unknown;
   try {
-    result = waitMs > 0 ? await wait(waitMs) : await lookup();
+    result =
+      waitMs > 0
+        ? await op.wait(momo, referenceId, { timeoutMs: waitMs })
+        : await op.lookup(momo, referenceId, {});
   } catch (error) {
     if (isNotFoundError(error)) return { status: 'NOT_SENT' };
     if (isWaitTimeoutError(error)) return { status: 'PENDING' };

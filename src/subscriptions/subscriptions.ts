@@ -18,6 +18,9 @@ import type {
   SubscriptionsOptions,
 } from './types';
 
+/** The kernel's lease (DESIGN 9.1: a dead runner's work is taken over within 15 s). */
+const DEFAULT_LEASE_MS = 15_000;
+
 const issue = (path: string, message: string) => new ValidationError([{ path, message }]);
 
 /**
@@ -169,6 +172,7 @@ export class SubscriptionEngine {
       waitMs: this.#options.waitMs ?? 30_000,
       recheckMs: this.#options.recheckMs ?? 60_000,
       concurrency: this.#options.concurrency ?? 8,
+      leaseMs: this.#options.leaseMs ?? DEFAULT_LEASE_MS,
     };
   }
 }

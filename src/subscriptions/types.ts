@@ -22,6 +22,12 @@ export interface SubscriptionsOptions {
   recheckMs?: number | undefined;
   /** How many subscriptions a pass works on at once (default 8). */
   concurrency?: number | undefined;
+  /**
+   * How long a runner's claim on a subscription lasts unrenewed, in real time (default
+   * 15 000 ms, the kernel's lease): renewed at a third of it while a pass works on the
+   * subscription; a runner that dies lets its subscriptions go this long after.
+   */
+  leaseMs?: number | undefined;
 }
 
 /** A charge that became final (or an invoice sent), with its subscription's key and status. */

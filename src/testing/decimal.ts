@@ -1,3 +1,6 @@
+import { isDecimalText } from '../payments/decimal';
+import { isDecimal as isWireDecimal } from '../schemas/rules';
+
 /**
  * Exact decimal arithmetic for amounts and balances (strings on the wire, no floats).
  * A value is an integer count of 10^-scale units.
@@ -7,22 +10,19 @@ export interface Decimal {
   readonly scale: number;
 }
 
-const DECIMAL = /^(?:0|[1-9]\d*)(?:\.(\d+))?$/;
-
-/** A non-negative decimal string without sign or exponent. */
+/** A non-negative decimal string without sign or exponent: the wire's one rule. */
 export function isDecimal(value: unknown): value is string {
-  return typeof value === 'string' && DECIMAL.test(value);
+  return typeof value === 'string' && isWireDecimal(value);
 }
 
 /** A positive decimal string such as "100" or "12.50" (the amount rule). */
 export function isAmount(value: unknown): value is string {
-  return typeof value === 'string' && DECIMAL.test(value) && parseDecimal(value).units > 0n;
+  return isDecimal(value) && parseDecimal(value).units > 0n;
 }
 
 export function parseDecimal(value: string): Decimal {
-  const match = DECIMAL.exec(value);
-  if (!match) throw new TypeError(`not a decimal string: ${value}`);
-  const fraction = match[1] ?? '';
+  if (!isDecimalText(value)) throw new TypeError(`not a decimal string: ${value}`);
+  const fraction = value.split('.')[1] ?? '';
   return { units: BigInt(value.replace('.', '')), scale: fraction.length };
 }
 

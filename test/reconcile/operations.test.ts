@@ -54,6 +54,8 @@ describe('src/reconcile', () => {
       'type ../schemas/tolerant',
       '../errors',
       '../payments/catalogue', // the kernel: the catalogue of payment operations
+      '../payments/concurrency-limit', // the kernel: its one concurrency limiter
+      '../payments/decimal', // the kernel: its one decimal rule
     ]);
     expect(imports.filter((from) => !allowed.has(from))).toEqual([]);
   });

@@ -1,6 +1,6 @@
-import { addDecimal } from '../../batches/summary';
 import type { BatchReport, BatchReportItem } from '../../batches/types';
 import type { BatchHandle } from '../../contracts/batch-store';
+import { addDecimal } from '../../payments/decimal';
 import { PROBLEMS_LISTED } from './problems';
 import { formatDuration } from './progress';
 import { payoutRecords } from './rows';

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
-import { mkdir, open, readdir, readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { mkdir, open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { batchFileName } from '../../batches/batch-id';
 import { type Io, UsageError } from '../output';
+import { replaceFile } from '../private-file';
 
 import { common, printsFromText, printsToText, union } from './row-prints';
 
@@ -75,7 +77,7 @@ async function readLedger(file: string): Promise<LedgerBatch | undefined> {
   let batch: string | undefined;
   let last = Number.NEGATIVE_INFINITY;
   let prints: BigUint64Array = new BigUint64Array(0);
-  const text = await readFile(file, 'utf8').catch(() => '');
+  const text = await readNoFollow(file);
   for (const line of text.split('\n')) {
     let entry: (LedgerLine & { batch?: string }) | undefined;
     try {
@@ -95,8 +97,10 @@ async function readLedger(file: string): Promise<LedgerBatch | undefined> {
 
 /**
  * The other batch of the folder whose rows this file repeats: it ran within `windowMs`
- * of `now` (or after it), and at least half of the smaller of the two row sets are rows
- * of the other. The one sharing the most rows, or undefined.
+ * of `now` (or after it) and paid any row of this file. Any row, not a share of the file:
+ * a share can be diluted (yesterday's 4,000 rows inside a file padded with 6,000 new ones
+ * were less than half of it, and were paid again). The one sharing the most rows, or
+ * undefined.
  */
 export async function findRepeat(
   stateDir: string,
@@ -113,8 +117,7 @@ export async function findRepeat(
     const other = await readLedger(join(ledgerDir(stateDir), name));
     if (!other || other.lastRunAt.getTime() <= now.getTime() - windowMs) continue;
     const shared = common(prints, other.prints);
-    const smaller = Math.min(prints.length, other.prints.length);
-    if (shared === 0 || shared * 2 < smaller) continue;
+    if (shared === 0) continue;
     if (!found || shared > found.rows) {
       found = { batch: other.batch, at: other.lastRunAt.toISOString(), rows: shared };
     }
@@ -122,7 +125,13 @@ export async function findRepeat(
   return found;
 }
 
-/** Appends this run to the batch's ledger, flushed to disk before anything is sent. */
+/**
+ * Adds this run to the batch's ledger, flushed to disk before anything is sent. Written as
+ * the results file is (private-file.ts): the whole ledger to a new private temporary file
+ * (exclusive, no-follow, unguessable name, 0600), flushed, renamed over the ledger. A
+ * symlink planted at the ledger's (predictable) name is replaced, never followed, and its
+ * target neither read nor written; a crash leaves the previous complete ledger.
+ */
 export async function recordRun(
   stateDir: string,
   batch: string,
@@ -134,7 +143,7 @@ export async function recordRun(
   await mkdir(dir, { recursive: true });
   const file = join(dir, ledgerName(batch));
   const text = printsToText(prints);
-  const before = await readFile(file, 'utf8').catch(() => '');
+  const before = await readNoFollow(file);
   const lastPrints = before
     .split('\n')
     .filter((line) => line.includes('"prints"'))
@@ -147,12 +156,18 @@ export async function recordRun(
     rows: prints.length,
     ...(same ? {} : { prints: text }),
   };
-  // A torn last line (a crash mid-write) is ended first, so that this one parses.
+  // A torn last line (from an older release's append) is ended first, so that this one parses.
   const start = before === '' || before.endsWith('\n') ? '' : '\n';
-  const handle = await open(file, 'a');
+  await replaceFile(file, `${before}${start}${JSON.stringify(line)}\n`);
+}
+
+/** A ledger's text; '' when there is none, or when its name is a symlink (not followed). */
+async function readNoFollow(file: string): Promise<string> {
+  const flags = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
+  const handle = await open(file, flags).catch(() => undefined);
+  if (!handle) return '';
   try {
-    await handle.write(`${start}${JSON.stringify(line)}\n`);
-    await handle.datasync();
+    return (await handle.stat()).isFile() ? await handle.readFile('utf8') : '';
   } finally {
     await handle.close();
   }

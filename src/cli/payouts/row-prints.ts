@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { canonicalDecimal } from '../../payments/decimal';
 
 /**
  * What makes two rows "the same payment" for the repeat guard: the same party in the
@@ -14,23 +15,35 @@ export function rowPrint(
   amount: string,
   currency: string,
 ): bigint {
+  const kind = String(party?.partyIdType ?? '')
+    .trim()
+    .toUpperCase();
   const text = JSON.stringify([
     'momo-payouts-row:v1',
     role,
-    String(party?.partyIdType ?? ''),
-    String(party?.partyId ?? ''),
-    decimal(amount),
+    kind,
+    samePartyText(kind, String(party?.partyId ?? '')),
+    canonicalDecimal(amount),
     currency,
   ]);
   return createHmac('sha256', secret).update(text).digest().readBigUInt64BE(0);
 }
 
-/** `007.50` → `7.5`, `10.00` → `10`: one spelling per amount. */
-function decimal(amount: string): string {
-  const [whole = '', fraction = ''] = amount.split('.');
-  const int = whole.replace(/^0+(?=\d)/, '');
-  const frac = fraction.replace(/0+$/, '');
-  return frac ? `${int}.${frac}` : int;
+/**
+ * One spelling per party, as the provider tells parties apart (the SDK's own comparison
+ * with a provider's transaction, payments/verify.ts, reads them alike): an MSISDN by its
+ * digits (`+46 733-123 999`, `0046733123999` and `46733123999` are one number), an e-mail
+ * address and a party code (a UUID) in any letter case. `ANNA@shop.example` paid this
+ * morning is the `anna@shop.example` of the afternoon's file.
+ */
+function samePartyText(kind: string, id: string): string {
+  const trimmed = id.trim();
+  if (kind === 'MSISDN') {
+    const compact = trimmed.replace(/[\s\-.()]/g, '');
+    if (compact.startsWith('+')) return compact.slice(1);
+    return compact.startsWith('00') ? compact.slice(2) : compact;
+  }
+  return kind === 'EMAIL' || kind === 'PARTY_CODE' ? trimmed.toLowerCase() : trimmed;
 }
 
 /** The prints of a file's payable rows, 8 bytes each (100,000 rows: 800 KB). */

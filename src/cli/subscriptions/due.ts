@@ -1,9 +1,9 @@
-import { addDecimal } from '../../batches/summary';
 import type {
   Subscription,
   SubscriptionPlan,
   SubscriptionStore,
 } from '../../contracts/subscription-store';
+import { addDecimal } from '../../payments/decimal';
 
 /** What is due by a time for one plan (its currency): `subscriptions due`'s row. */
 export interface DueGroup {

@@ -1,7 +1,7 @@
-import { addDecimal } from '../../batches/summary';
 import type { ClientHooks } from '../../contracts/hooks';
 import type { SubscriptionPlan, SubscriptionStore } from '../../contracts/subscription-store';
 import { isConnectionError, isTimeoutError } from '../../errors';
+import { addDecimal } from '../../payments/decimal';
 import type { Subscriptions } from '../../subscriptions/facade';
 import type { RunDueReport, SubscriptionChargeEvent } from '../../subscriptions/types';
 import { ExitCode } from '../output';
