@@ -21,7 +21,7 @@ const DEFAULT_CONCURRENCY = 8;
 
 /**
  * Batches: pay a list exactly once (DESIGN 8.1), on the client's public methods only.
- * `momo.batches.run(items, { id, store })`.
+ * `new Batches(momo).run(items, { id, store })`.
  */
 export class Batches {
   readonly #momo: ClientSurface;

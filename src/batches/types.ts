@@ -66,7 +66,7 @@ export interface SettledBatchItem {
   currency?: string;
 }
 
-/** Options of `momo.batches.run(items, options)` (DESIGN 8.1; docs/batches.md). */
+/** Options of `new Batches(momo).run(items, options)` (DESIGN 8.1; docs/batches.md). */
 export interface BatchRunOptions<Tx = unknown> {
   /** The batch's id: running it again continues it. */
   id: string;
@@ -130,7 +130,7 @@ export interface BatchSummary {
   failures: Record<string, number>;
 }
 
-/** What `momo.batches.run` resolves to: one entry per item in input order, and a summary. */
+/** What `new Batches(momo).run` resolves to: one entry per item in input order, and a summary. */
 export interface BatchReport {
   summary: BatchSummary;
   items: BatchReportItem[];
