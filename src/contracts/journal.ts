@@ -73,7 +73,7 @@ export interface Journal {
   /**
    * Every entry it holds, pending and finished (within its retention), oldest first by
    * `createdAt` where it can; with `since`, only those created at or after it (epoch ms).
-   * Optional (a journal of your own type-checks without it): `momo.reconcile` reads it
+   * Optional (a journal of your own type-checks without it): `reconcile` (momo-partner-sdk/reconcile) reads it
    * to find the payments the books lack; every journal of the SDK has it.
    */
   entries?(options?: { since?: number }): AsyncIterable<JournalEntry>;
