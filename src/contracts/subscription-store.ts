@@ -1,7 +1,7 @@
 import type { Party } from '../schemas/common';
 
 /**
- * A subscription's state (DESIGN 9.3): waiting for its mandate, collecting, behind after a
+ * A subscription's state (docs/subscriptions.md): waiting for its mandate, collecting, behind after a
  * failed charge, stopped (by `cancel`, a refusal no retry can change, a declined mandate
  * or a spent schedule), or ended (its `endAt` reached).
  */

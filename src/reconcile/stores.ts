@@ -1,4 +1,4 @@
-// What the SDK's own stores hold, listed for `momo.reconcile(records, { journal, outbox,
+// What the SDK's own stores hold, listed for `reconcile(momo, records, { journal, outbox,
 // batchStore })`: the payments the books lack become MISSING_FROM_BOOKS items.
 
 import type { JournalEntry } from '../contracts/journal';

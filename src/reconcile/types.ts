@@ -101,13 +101,13 @@ export type ReconcileSummary = { total: number } & Record<ReconcileVerdict, numb
 /** Progress so far: `checked` of `total`, by verdict. */
 export type ReconcileProgress = ReconcileSummary & { checked: number };
 
-/** What `momo.reconcile` resolves to: one verdict per record in input order, and counts. */
+/** What `reconcile(momo, records)` resolves to: one verdict per record in input order, and counts. */
 export interface ReconcileResult<R extends ReconcileRecord = ReconcileRecord> {
   items: ReconcileItem<R>[];
   summary: ReconcileSummary;
 }
 
-/** Options of `momo.reconcile(records, options)` (DESIGN 8.2; docs/reconcile.md). */
+/** Options of `reconcile(momo, records, options)` (docs/reconcile.md). */
 export interface ReconcileOptions {
   /** Lookups in flight at once. Default 8; the client's `lookupRate` paces them. */
   concurrency?: number;
@@ -118,8 +118,8 @@ export interface ReconcileOptions {
 }
 
 /**
- * Where `momo.reconcile` looks for the payments the SDK sent that the books lack
- * (`MISSING_FROM_BOOKS`), DESIGN 9.2: any of a journal, an outbox and a batch store. Each
+ * Where `reconcile` looks for the payments the SDK sent that the books lack
+ * (`MISSING_FROM_BOOKS`), docs/reconcile.md: any of a journal, an outbox and a batch store. Each
  * must be able to list what it holds (`journal.entries()`, `outbox.payments()`,
  * `batchStore.batches()`: optional methods of the contracts, which every store of the SDK
  * has); one that cannot is a ValidationError naming it, nothing looked up.
@@ -140,7 +140,7 @@ export interface ReconcileStores {
   since?: Date | number | undefined;
 }
 
-/** `momo.reconcile(records, options)` with at least one store to find what the books lack. */
+/** `reconcile(momo, records, options)` with at least one store to find what the books lack. */
 export type ReconcileFromStoreOptions = ReconcileOptions &
   ReconcileStores &
   ({ journal: Journal } | { outbox: OutboxListing } | { batchStore: BatchStore });

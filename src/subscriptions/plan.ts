@@ -19,7 +19,7 @@ export interface PlanInput {
   retry?: readonly string[] | undefined;
   /**
    * Retries spent: an invoice the payer can pay. `true` takes the payee from
-   * `momo.subscriptions({ invoicePayee })`; invoices stay payable 7 days unless told.
+   * `new Subscriptions(momo, { invoicePayee })`; invoices stay payable 7 days unless told.
    */
   invoiceFallback?: boolean | { payee?: Party; validityDays?: number } | undefined;
   payerMessage?: string | undefined;
@@ -87,7 +87,7 @@ export function checkPlan(input: PlanInput, invoicePayee: Party | undefined): Su
       fail([
         {
           path: 'invoiceFallback.payee',
-          message: 'is required (or momo.subscriptions({ invoicePayee }))',
+          message: 'is required (or new Subscriptions(momo, { invoicePayee }))',
         },
       ]);
     }

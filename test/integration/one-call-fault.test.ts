@@ -47,7 +47,7 @@ const body = (i: number) => ({
   amount: '5',
   currency: 'EUR',
   externalId: `order-${i}`,
-  payee: { partyIdType: 'MSISDN' as const, partyId: '46733123450' },
+  payee: { partyIdType: 'MSISDN' as const, partyId: '46700000001' },
 });
 
 /** Runs `CALLS` deposits `AT_ONCE` at a time: each one's result or error, by index. */

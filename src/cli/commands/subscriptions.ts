@@ -54,7 +54,7 @@ ${STATE_HELP}
 
 With --json: one JSON object, the summary with every charge that ended, the pending
 ones and the errors. Reference ids are derived with MOMO_SUBSCRIPTION_SECRET (at least 16 characters): set
-it to the secret your code gives momo.subscriptions({ secret }). Without it, the
+it to the secret your code gives new Subscriptions(momo, { secret }). Without it, the
 batches' secret (MOMO_BATCH_SECRET, else a key derived from the API key) is used.
 The collection product's credentials are used (MOMO_COLLECTION_* or MOMO_*).
 Against a plain-http loopback base URL (the simulator), each call carries the

@@ -58,7 +58,7 @@ function folderStore(dir: string): Omit<SubscriptionState, 'close'> {
 
 /**
  * The secret the reference ids are derived with: MOMO_SUBSCRIPTION_SECRET (the one your
- * code gives `momo.subscriptions`) when set, else the batches' (MOMO_BATCH_SECRET, else a
+ * code gives `new Subscriptions(momo, { secret })`) when set, else the batches' (MOMO_BATCH_SECRET, else a
  * key derived from the API key).
  */
 export function subscriptionSecret(env: Io['env']): string {
