@@ -6,7 +6,9 @@
  * - throughput: raw fetch, raw node:http, the SDK on its default transport and the SDK
  *   with `fetch: globalThis.fetch`, each in fresh child processes against one loopback
  *   keep-alive server in its own process (bench/server.mjs);
- * - start-up: import, and import + first call, in fresh processes;
+ * - start-up: import, and import + first call, in fresh processes; the cold start of a
+ *   single-file bundle of `MomoClient` before and after the drivers left it
+ *   (sections/cold-start.mjs);
  * - bundle size of the main and ./testing entries, and which HTTP libraries are in them;
  * - waits at scale: 5,000 / 10,000 / 50,000 deposits awaited at once, an idle wait's
  *   retention, a pending wait keeping its process alive; the in-memory scheduler line;
@@ -40,6 +42,7 @@ import {
 } from './report.mjs';
 import { batchCrashes, measureBatch, printBatch } from './sections/batch.mjs';
 import { measureBundles } from './sections/bundle.mjs';
+import { measureColdStart, printColdStart } from './sections/cold-start.mjs';
 import { measureImports } from './sections/imports.mjs';
 import { measurePostgres, postgresCrashes, printPostgres } from './sections/postgres.mjs';
 import { measureRateLimit, printRateLimit } from './sections/rate-limit.mjs';
@@ -89,6 +92,9 @@ try {
     printTelemetry(node, tracing);
     const imports = await timed(`start-up ${node.label}`, () => measureImports(node, server));
     printImports(node, imports);
+    const coldStart = await timed(`cold start ${node.label}`, () => measureColdStart(node));
+    printColdStart(coldStart);
+    if (coldStart.failures.length) crashes.push(`${node.label} cold-start probes`);
     // The biggest wait runs (they only have to complete) on the first Node version only.
     const waits = await timed(`waits ${node.label}`, () =>
       measureWaits(node, server, { big: index === 0 }),

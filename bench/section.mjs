@@ -1,11 +1,12 @@
 /**
  * One section of the bench on this Node only, for a quick look while working:
- *   npm run build && node --expose-gc bench/section.mjs throughput|start-up|waits|postgres|telemetry|subscriptions
+ *   npm run build && node --expose-gc bench/section.mjs throughput|start-up|cold-start|waits|postgres|telemetry|subscriptions
  * Same harness, server and figures as `npm run bench`; no targets table (it needs every
  * section). BENCH_QUICK=1 applies as in the full run.
  */
 import { startServer } from './lib/processes.mjs';
 import { printImports, printThroughput, printWaits } from './report.mjs';
+import { measureColdStart, printColdStart } from './sections/cold-start.mjs';
 import { measureImports } from './sections/imports.mjs';
 import { measurePostgres, printPostgres } from './sections/postgres.mjs';
 import { measureSubscriptions, printSubscriptions } from './sections/subscriptions.mjs';
@@ -16,6 +17,7 @@ import { measureWaits } from './sections/waits.mjs';
 const sections = {
   throughput: async (node, server) => printThroughput(node, await measureThroughput(node, server)),
   'start-up': async (node, server) => printImports(node, await measureImports(node, server)),
+  'cold-start': async (node) => printColdStart(await measureColdStart(node)),
   waits: async (node, server) =>
     printWaits(node, await measureWaits(node, server, { big: process.env.BENCH_BIG === '1' })),
   postgres: async (node, server) => printPostgres(await measurePostgres(node, server)),

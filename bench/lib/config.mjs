@@ -69,8 +69,12 @@ export const targets = {
   lookups32VsHttp: 0.7,
   creates32VsHttp: 0.75,
   firstCallVsHttp: 1.5,
-  /** Issue 13: the main entry with the whole surface (60 operations). */
-  mainEntryKB: 45,
+  /**
+   * DESIGN 10.2: the main entry (the client: products, callbacks, the journal, errors,
+   * contracts) with the drivers in entries of their own. Issue 13's 45 KB was set before
+   * the journal, the callbacks' fan-out and the fault rules of rounds 4-5.
+   */
+  mainEntryKB: 52,
   /** Issue 25: a batch under a 100/s lookup cap with lookupRate 90 (sections/batch.mjs). */
   batchVsFloor: 1.08,
   batchRefusedShare: 0.01,

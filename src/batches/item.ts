@@ -241,6 +241,7 @@ async function send(
       const failure = sendFailure(error);
       switch (failure.kind) {
         case 'rate-limited': // the client's admission stage paused its creating calls: the same id again
+        case 'never-sent': // nothing left the client: the same id again (never UNRESOLVED)
           continue;
         case 'landed': // the first send of this run met an earlier send (a crash, a lost store)
           return 'existed';

@@ -54,7 +54,7 @@ export interface SettledBatchItem {
   currency?: string;
 }
 
-/** Options of `batches.run(items, options)` (docs/batches.md). */
+/** Options of `new Batches(momo).run(items, options)` (docs/batches.md). */
 export interface BatchRunOptions<Tx = unknown> {
   /** The batch's id: running it again continues it. */
   id: string;
@@ -118,7 +118,7 @@ export interface BatchSummary {
   failures: Record<string, number>;
 }
 
-/** What `batches.run` resolves to: one entry per item in input order, and a summary. */
+/** What `new Batches(momo).run` resolves to: one entry per item in input order, and a summary. */
 export interface BatchReport {
   summary: BatchSummary;
   items: BatchReportItem[];

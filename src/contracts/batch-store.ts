@@ -118,7 +118,7 @@ export interface BatchStore {
   open(id: string): Promise<BatchHandle>;
   /**
    * The id of every batch it holds (in no particular order). Optional (a store of your
-   * own type-checks without it): `momo.reconcile` reads it, then each batch's
+   * own type-checks without it): `reconcile` (momo-partner-sdk/reconcile) reads it, then each batch's
    * `records()`, to find the payments the books lack; every store of the SDK has it.
    */
   batches?(): AsyncIterable<string>;

@@ -61,7 +61,7 @@ export interface OutboxPayment {
 
 /**
  * An outbox that can list what it holds (`db.outbox` of `momo-partner-sdk/postgres`):
- * what `momo.reconcile` reads to find the payments the books lack.
+ * what `reconcile` (momo-partner-sdk/reconcile) reads to find the payments the books lack.
  */
 export interface OutboxListing {
   /**
@@ -159,7 +159,7 @@ export interface OutboxStore<Tx = unknown> {
   subscribe(wake: () => void): () => void;
   /**
    * Every payment it holds (`OutboxListing`). Optional (a store of your own type-checks
-   * without it): a store that has it can be given to `momo.reconcile` as its `outbox`.
+   * without it): a store that has it can be given to `reconcile` as its `outbox`.
    */
   payments?(options?: { since?: number }): AsyncIterable<OutboxPayment>;
 }

@@ -145,8 +145,8 @@ export interface Subscription {
   change?: { plan: string; from: number; mandate: SubscriptionMandate } | undefined;
   /** The mandates it replaced (renewed or changed): `cancel` cancels them too. */
   replaced?: SubscriptionMandate[] | undefined;
-  /** `subs.pause(key, { until })`: the periods starting before this epoch ms are skipped. */
-  pausedUntil?: number | undefined;
+  /** `subs.pause(key, { until })`: the periods starting from `from` and before `until` (epoch ms) are skipped. */
+  pause?: { from: number; until: number } | undefined;
   /** Periods skipped by a pause: neither charged nor in arrears. */
   skipped?: number[] | undefined;
   /** Periods left unpaid (their invoice unpaid, the plan's arrears policy going on). */

@@ -101,7 +101,7 @@ export type ReconcileSummary = { total: number } & Record<ReconcileVerdict, numb
 /** Progress so far: `checked` of `total`, by verdict. */
 export type ReconcileProgress = ReconcileSummary & { checked: number };
 
-/** What `reconcile` resolves to: one verdict per record in input order, and counts. */
+/** What `reconcile(momo, records)` resolves to: one verdict per record in input order, and counts. */
 export interface ReconcileResult<R extends ReconcileRecord = ReconcileRecord> {
   items: ReconcileItem<R>[];
   summary: ReconcileSummary;

@@ -6,7 +6,7 @@ import type {
 } from '../contracts/subscription-store';
 import type { Party } from '../schemas/common';
 
-/** What `momo.subscriptions()` takes. */
+/** What `new Subscriptions(momo, options)` takes. */
 export interface SubscriptionsOptions {
   /** Where plans and subscriptions live: `memorySubscriptionStore()`, `fileSubscriptionStore(dir)`. */
   store: SubscriptionStore;

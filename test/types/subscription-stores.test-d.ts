@@ -20,7 +20,7 @@ declare const momo: MomoClient;
 declare const pool: PostgresPool;
 
 describe('subscription store types', () => {
-  it('gives a SubscriptionStore on Redis and PostgreSQL, plugged into momo.subscriptions', () => {
+  it('gives a SubscriptionStore on Redis and PostgreSQL, plugged into new Subscriptions(momo, options)', () => {
     const shared = createRedisState(createClient(), { prefix: 'gym:' });
     expectTypeOf(shared.subscriptionStore).toEqualTypeOf<RedisSubscriptionStore>();
     expectTypeOf(shared.subscriptionStore).toExtend<SubscriptionStore>();

@@ -58,7 +58,7 @@ export async function readBooks(file: string): Promise<Books> {
 }
 
 /**
- * Checks every row as `momo.reconcile()` does, before anything is looked up: its
+ * Checks every row as `reconcile(momo, books)` does, before anything is looked up: its
  * ValidationError, naming `records[i].field`, becomes a CliFailure naming each line and
  * column (exit code 2).
  */

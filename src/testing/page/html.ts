@@ -23,12 +23,12 @@ export const PAGE_HTML = `<!doctype html>
   </section>
   <section aria-labelledby="subscriptions-title">
     <h2 id="subscriptions-title">Subscriptions</h2>
-    <p id="subscriptions-empty" class="empty">No pre-approval yet: the mandates a partner asks for (momo.subscriptions, collection.preApproval) show here, each payer's newest first, with the charges made under them.</p>
+    <p id="subscriptions-empty" class="empty">No pre-approval yet: the mandates a partner asks for (new Subscriptions(momo, options), collection.preApproval) show here, each payer's newest first, with the charges made under them.</p>
     <div id="payers"></div>
   </section>
   <section aria-labelledby="batches-title">
     <h2 id="batches-title">Batches</h2>
-    <p id="batches-empty" class="empty">No batch yet: the rows a batch sends (momo.batches.run, payouts) show here.</p>
+    <p id="batches-empty" class="empty">No batch yet: the rows a batch sends (new Batches(momo).run, payouts) show here.</p>
     <div id="batches"></div>
   </section>
   <section aria-labelledby="transactions-title">
