@@ -10,7 +10,7 @@ export interface BatchReportOptions {
 }
 
 /**
- * A batch's report read from its store alone (DESIGN 10.5): nothing sent, nothing looked
+ * A batch's report read from its store alone (docs/batches.md): nothing sent, nothing looked
  * up. The store holds only what was recorded (items with an intent), in the order first
  * recorded, and no body: so no REJECTED or SKIPPED items, and no amounts (docs/assumptions.md).
  * An item not final is UNRESOLVED, as a run that could not finish it reports it.
