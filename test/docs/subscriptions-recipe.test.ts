@@ -99,7 +99,7 @@ describeWithPostgres('docs/subscriptions.md recipe (PostgreSQL)', () => {
       [3, 1, 'SUCCESSFUL', undefined, '50'],
       [4, 1, 'SUCCESSFUL', undefined, '60'],
     ]);
-    expect(stored?.charges.some((c) => 'notified' in c)).toBe(false);
+    expect(stored?.charges.some((c) => 'delivered' in c || 'notified' in c)).toBe(false);
 
     // At the provider: three pre-approvals, the mandate (run out on 1 May), its renewal and
     // the plan change's (both cancelled, by the change and the cancel); one invoice, paid; a request to pay per paid period, sent once
