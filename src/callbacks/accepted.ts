@@ -51,6 +51,8 @@ export class AcceptedCallbacks {
       }
       this.#claims.add(claim);
       void this.#confirm({ received, found, lookup, claim }, later, 0, false);
+    } else {
+      this.#confirmer.renew(referenceId); // named again: its id to the newest end
     }
     return answer(202, { received: true, confirming: true });
   }

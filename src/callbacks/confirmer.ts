@@ -44,13 +44,16 @@ interface Queued {
   lookup: Lookup;
   promise: Promise<Confirmation>;
   start(confirmation: Promise<Confirmation>): void;
+  /** Its place in `#order`: an entry with another number is a stale one, skipped. */
+  seq: number;
 }
 
 /**
  * Confirms callbacks by status lookups at a fixed cost, whatever arrives: one lookup per
  * reference id at a time (every callback naming it shares it), a final result kept and
  * reused, anything else reused for `confirmIntervalMs`, and at most `maxConfirms`
- * lookups at once; the others wait in a queue, in order, one entry per id (`queue`), or
+ * lookups at once; the others wait in a queue, one entry per id, served oldest and
+ * newest in turn (`queue`), or
  * are refused 'busy' (`confirm`). A callback claiming a final status that a kept PENDING
  * contradicts is held until the interval ends and then confirmed by one fresh lookup
  * shared with every other such callback: a genuine callback right after forged ones is
@@ -61,6 +64,12 @@ export class Confirmer {
   readonly #events: ConfirmEvents;
   readonly #inFlight = new Map<string, Promise<Confirmation>>();
   readonly #queued = new Map<string, Queued>();
+  /** The queued ids, oldest first (stale entries of ids moved or started are skipped). */
+  #order: { key: string; seq: number }[] = [];
+  #head = 0;
+  #seq = 0;
+  /** Slots are given alternately to the oldest and to the newest queued id. */
+  #newestNext = false;
   readonly #held = new Map<string, Promise<Confirmation>>();
   readonly #kept = new Map<string, Kept>();
 
@@ -91,8 +100,8 @@ export class Confirmer {
   }
 
   /**
-   * The confirmation of `referenceId`, at once when a slot is free, else once one is (in
-   * the order the ids came); `'full'` when `MAX_QUEUED` ids wait already.
+   * The confirmation of `referenceId`, at once when a slot is free, else once one is (the
+   * oldest and the newest queued ids in turn); `'full'` when `MAX_QUEUED` ids wait already.
    */
   queue(referenceId: string, lookup: Lookup, claimed: string): Promise<Confirmation> | 'full' {
     const key = referenceKey(referenceId);
@@ -128,23 +137,75 @@ export class Confirmer {
     return later;
   }
 
+  /**
+   * A queued id named again by a callback moves to the newest end: the provider's
+   * callback for an id a flood of forgeries queued earlier is served at the next turn of
+   * the newest, not after the whole flood.
+   */
+  renew(referenceId: string): void {
+    const key = referenceKey(referenceId);
+    const queued = this.#queued.get(key);
+    if (!queued || queued.seq === this.#seq) return; // not queued, or the newest already
+    queued.seq = ++this.#seq;
+    this.#order.push({ key, seq: queued.seq });
+    this.#compact();
+  }
+
   #enqueue(key: string, referenceId: string, lookup: Lookup): Promise<Confirmation> {
     let start: Queued['start'] = () => {};
     const promise = new Promise<Confirmation>((resolve) => {
       start = resolve;
     });
-    this.#queued.set(key, { referenceId, lookup, promise, start });
+    const seq = ++this.#seq;
+    this.#queued.set(key, { referenceId, lookup, promise, start, seq });
+    this.#order.push({ key, seq });
     this.#next();
     return promise;
   }
 
-  /** Starts queued lookups, oldest first, while slots are free. */
+  /**
+   * Starts queued lookups while slots are free, alternately the oldest and the newest
+   * queued id. Oldest-only let a flood of forged callbacks for known ids (each id queued
+   * once, each worth a lookup) put a genuine callback arriving after it behind every one
+   * of them: 30 s for 1,000 at the provider's pace. The newest turn serves it within a
+   * few lookups, and the oldest turn still serves every id in time.
+   */
   #next(): void {
-    for (const [key, queued] of this.#queued) {
-      if (this.#inFlight.size >= this.#limits.maxConfirms) return;
+    while (this.#inFlight.size < this.#limits.maxConfirms) {
+      const taken = this.#take();
+      if (!taken) return;
+      const [key, queued] = taken;
       this.#queued.delete(key);
       queued.start(this.#start(key, queued.referenceId, queued.lookup));
     }
+  }
+
+  /** The next queued id to start (oldest and newest in turn), or undefined when none. */
+  #take(): [string, Queued] | undefined {
+    this.#newestNext = !this.#newestNext;
+    while (this.#head < this.#order.length) {
+      const entry = this.#newestNext
+        ? (this.#order.pop() as { key: string; seq: number })
+        : (this.#order[this.#head++] as { key: string; seq: number });
+      const queued = this.#queued.get(entry.key);
+      if (queued?.seq === entry.seq) {
+        this.#compact();
+        return [entry.key, queued];
+      }
+    }
+    this.#order = [];
+    this.#head = 0;
+    return undefined;
+  }
+
+  /** Drops stale entries once they outnumber the live ones (memory bounded by the queue). */
+  #compact(): void {
+    const entries = this.#order.length - this.#head;
+    if (entries < 1024 || entries < 2 * this.#queued.size) return;
+    this.#order = this.#order
+      .slice(this.#head)
+      .filter((entry) => this.#queued.get(entry.key)?.seq === entry.seq);
+    this.#head = 0;
   }
 
   #start(key: string, referenceId: string, lookup: Lookup): Promise<Confirmation> {

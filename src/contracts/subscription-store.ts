@@ -13,6 +13,28 @@ export type SubscriptionChargeStatus = 'PENDING' | 'SUCCESSFUL' | 'FAILED';
 /** How often a plan charges: a calendar month (from `startAt`), a day, a week, or n days. */
 export type PlanInterval = 'day' | 'week' | 'month' | { days: number };
 
+/**
+ * What a payer agreed to: the amount, currency and interval a mandate's message stated
+ * (DESIGN 10.3). A charge under the mandate is never above them.
+ */
+export interface SubscriptionTerms {
+  /** A positive decimal string. */
+  amount: string;
+  currency: string;
+  every: PlanInterval;
+}
+
+/**
+ * The partner's arrears policy (DESIGN 10.3): how many held periods a late approval
+ * charges in one pass (`catchUp`, default all), and what an unpaid invoice does to the
+ * subscription (`unpaid`: `'arrears'`, the default, leaves the period unpaid and listed in
+ * arrears and goes on billing; `'cancel'` cancels the subscription).
+ */
+export interface ArrearsPolicy {
+  catchUp?: number | 'all' | undefined;
+  unpaid?: 'arrears' | 'cancel' | undefined;
+}
+
 /** A plan as the store keeps it (what `subs.plan()` was given, checked). */
 export interface SubscriptionPlan {
   id: string;
@@ -24,8 +46,10 @@ export interface SubscriptionPlan {
   retry: string[];
   /** Retries spent: an invoice the payer can pay (its payee, and how long it stays payable). */
   invoiceFallback?: { payee: Party; validityDays: number } | undefined;
-  /** The note the payer sees on the mandate and each charge. */
+  /** The note the payer sees on the mandate (after the terms it states) and each charge. */
   payerMessage?: string | undefined;
+  /** What a late approval and an unpaid invoice do (default: every held period, arrears). */
+  arrears?: ArrearsPolicy | undefined;
 }
 
 /** The pre-approval a subscription charges under. */
@@ -39,6 +63,13 @@ export interface SubscriptionMandate {
   expiresAt?: number | undefined;
   /** The provider's reason code of a declined one. */
   reason?: string | undefined;
+  /**
+   * The terms its `payerMessage` stated when it was asked for (absent on a mandate asked
+   * for before terms were kept: the plan's then).
+   */
+  terms?: SubscriptionTerms | undefined;
+  /** The period from which it applies (a plan change's mandate: the first after its approval). */
+  fromPeriod?: number | undefined;
 }
 
 /** One attempt to collect one period. */
@@ -52,10 +83,29 @@ export interface SubscriptionCharge {
   status: SubscriptionChargeStatus;
   /** The provider's reason code of a FAILED one (or the SDK's, e.g. `TRANSACTION_MISMATCH`). */
   reason?: string | undefined;
-  /** Epoch ms of its last change. */
+  /**
+   * What it asks for: the period's amount and currency, fixed when the period was first
+   * charged (its retries, a re-send and its invoice keep them). Absent only on charges
+   * recorded before amounts were kept.
+   */
+  amount?: string | undefined;
+  currency?: string | undefined;
+  /** Epoch ms this attempt was made (kept: an outcome or an invoice adds its own time). */
   at: number;
-  /** The invoice sent once the retries were spent (plan's `invoiceFallback`). */
-  invoice?: { referenceId: string; status: SubscriptionChargeStatus; reason?: string } | undefined;
+  /** Epoch ms its outcome was recorded. */
+  settledAt?: number | undefined;
+  /** The invoice sent once the retries were spent (plan's `invoiceFallback`), with its own times. */
+  invoice?:
+    | {
+        referenceId: string;
+        status: SubscriptionChargeStatus;
+        reason?: string;
+        /** Epoch ms it was sent. */
+        at?: number;
+        /** Epoch ms it was paid or failed. */
+        settledAt?: number;
+      }
+    | undefined;
   /**
    * `false`: the outcome is recorded but the runner's `onCharge` has not returned for it
    * yet (a store without `putInTransaction` records it so, runs `onCharge`, then records
@@ -68,6 +118,14 @@ export interface SubscriptionCharge {
 /** A subscription, as `subs.get()` gives it and the store keeps it. */
 export interface Subscription {
   key: string;
+  /**
+   * Its identity: derived from (key, plan, payer, startAt) and the secret when it was
+   * subscribed, and part of every reference id derived for it, so that a key used again
+   * for another subscription (after a cancel, a lost store, a migration) never meets an
+   * earlier subscription's mandates or charges. Absent on a record of an earlier version
+   * (its ids derived from the key alone, as they were).
+   */
+  id?: string | undefined;
   /** The plan's id. */
   plan: string;
   payer: Party;
@@ -83,6 +141,16 @@ export interface Subscription {
   mandate: SubscriptionMandate;
   /** The next mandate, asked for 7 days before `mandate` expires. */
   renewal?: SubscriptionMandate | undefined;
+  /** A plan change waiting for its mandate's approval (`subs.changePlan`): applied from `fromPeriod`. */
+  change?: { plan: string; from: number; mandate: SubscriptionMandate } | undefined;
+  /** The mandates it replaced (renewed or changed): `cancel` cancels them too. */
+  replaced?: SubscriptionMandate[] | undefined;
+  /** `subs.pause(key, { until })`: the periods starting before this epoch ms are skipped. */
+  pausedUntil?: number | undefined;
+  /** Periods skipped by a pause: neither charged nor in arrears. */
+  skipped?: number[] | undefined;
+  /** Periods left unpaid (their invoice unpaid, the plan's arrears policy going on). */
+  arrears?: number[] | undefined;
   /** The period collected next (every period before it is paid or given up). */
   period: number;
   /** Epoch ms the next charge (or retry) is due; absent once stopped. */

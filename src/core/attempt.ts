@@ -2,9 +2,18 @@ import { ConnectionError, isMomoError, type MomoError, TimeoutError } from '../e
 import { hostOf } from './business-refusal';
 import type { CallPlan } from './call-plan';
 
+/** Errors of attempts that never left the client: they are no send, and no retry (./retry.ts). */
+const unsent = new WeakSet<object>();
+
+/** Whether an attempt failed with this error before its request left the client. */
+export function leftTheClient(error: unknown): boolean {
+  return !(typeof error === 'object' && error !== null && unsent.has(error));
+}
+
 /**
  * The error of an attempt still queued at the admission stage when its deadline passed
- * (`option`: the client option whose budget it was waiting for, if any).
+ * (`option`: the client option whose budget it was waiting for, if any). Its wait for a
+ * slot or a rate counted; a pause the provider asked for did not.
  */
 export function queueTimeout(
   plan: CallPlan<unknown>,
@@ -12,7 +21,23 @@ export function queueTimeout(
   option: string | undefined,
 ): TimeoutError {
   const within = option === undefined ? '' : ` within ${option}`;
-  return timedOut(plan, n, `waiting for a free request slot${within}`);
+  const error = timedOut(plan, n, `waiting for a free request slot${within}`);
+  unsent.add(error);
+  return error;
+}
+
+/**
+ * The error of an attempt held by a pause the provider asked for (a 429's or a 503's
+ * Retry-After) longer than the client waits out (`maxRetryAfterMs`): the provider's
+ * answer that asked for it (its class, status and `retryAfterMs`), told as this call's.
+ */
+export function pausedTooLong(answerError: unknown, plan: CallPlan<unknown>, n: number): unknown {
+  if (!isMomoError(answerError)) return answerError;
+  const { op, referenceId } = plan;
+  const message = `${op.name}: held by a pause the provider asked for, longer than the client waits (${where(plan, n)}): ${answerError.message}`;
+  const error = renamed(answerError, message, { operation: op.name, referenceId });
+  unsent.add(error);
+  return error;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { RequestInfo } from '../contracts/hooks';
 import type { CallStart, CallTrace } from '../contracts/telemetry';
+import type { AnswerContext } from './answer';
 import type { Authorizer, CallInput } from './call';
 import type { Config, Credentials } from './config';
 import { callHeaders } from './headers';
@@ -29,6 +30,10 @@ export interface CallPlan<T> {
   headers: Record<string, string> | undefined;
   /** Set only when the client has `telemetry`. */
   trace: CallTrace | undefined;
+  /** Exchanges handed to the wire so far, over all attempts (./sends.ts). */
+  sent: number;
+  /** Some attempt that reached the wire left its fate unknown (./sends.ts, `fateUnknown`). */
+  fateUnknown: boolean;
 }
 
 /** Checks the input (throws ValidationError: nothing sent) and fixes the call's ids. */
@@ -58,6 +63,19 @@ export function planCall<T>(
     signal: options.signal,
     headers: undefined,
     trace: undefined,
+    sent: 0,
+    fateUnknown: false,
+  };
+}
+
+/** What reading an answer of attempt `n` is told of the call. */
+export function answerContext(plan: CallPlan<unknown>, n: number): AnswerContext {
+  return {
+    operation: plan.op.name,
+    referenceId: plan.referenceId,
+    attempt: n,
+    callbackUrl: plan.callbackUrl,
+    requestBody: plan.body, // read only to name a refused value (its currency...)
   };
 }
 

@@ -2,15 +2,23 @@ import { isApiError, isMomoError, type MomoError } from '../errors';
 import { Admission } from './admission/admission';
 import type { SharedBudgetSettings } from './admission/shared-budget';
 import { landedAnswer, readAnswer } from './answer';
-import { attemptError, queueTimeout, tokenFailure } from './attempt';
+import { attemptError, leftTheClient, pausedTooLong, queueTimeout, tokenFailure } from './attempt';
 import type { Authorization, Authorizer, CallInput, CallResult } from './call';
-import { type CallPlan, callStart, headersOf, planCall, requestInfo } from './call-plan';
+import {
+  answerContext,
+  type CallPlan,
+  callStart,
+  headersOf,
+  planCall,
+  requestInfo,
+} from './call-plan';
 import type { Config } from './config';
 import { callHook } from './logger';
 import type { Operation } from './operation';
 import type { Answer } from './port';
 import { type RetryHooks, type RetryPolicy, withRetries } from './retry';
 import { ChosenSender, type NodePath } from './sender';
+import { fateUnknown, tellSends } from './sends';
 import { TAG_HEADER } from './simulator-tag';
 
 export type { Authorizer, CallInput, CallResult };
@@ -34,8 +42,12 @@ export class Transport {
   ) {
     this.#config = config;
     this.#auth = auth;
-    const admission = sharedRates ? { ...config.admission, shared: sharedRates } : config.admission;
-    this.#admission = new Admission(admission, queueTimeout);
+    const maxPauseMs = config.retry.maxRetryAfterMs;
+    const admission = { ...config.admission, maxPauseMs, shared: sharedRates };
+    this.#admission = new Admission(admission, {
+      timedOut: queueTimeout,
+      pausedTooLong: (plan, n, answer) => this.#pauseError(plan, n, answer),
+    });
     this.#sender = new ChosenSender({
       fetch: config.fetch,
       nodePath: nodePath && (() => nodePath(config.maxSockets)),
@@ -80,14 +92,40 @@ export class Transport {
     );
   }
 
-  /** record, then the attempts under the retry loop (built only once an attempt fails). */
+  /**
+   * record, then the attempts under the retry loop (built only once an attempt fails).
+   * The call's final error carries what its attempts did on the wire (./sends.ts).
+   */
   async #run<T>(plan: CallPlan<T>, beforeSend: (() => Promise<void>) | undefined) {
     if (beforeSend) await beforeSend();
-    return withRetries(
-      (n) => this.#attempt(plan, n),
-      this.#policy(plan),
-      () => this.#retryHooks(plan),
-    );
+    let lastReached = false;
+    const attempt = (n: number) => {
+      const before = plan.sent;
+      return this.#attempt(plan, n).catch((error: unknown) => {
+        lastReached = plan.sent > before;
+        if (lastReached && fateUnknown(error)) plan.fateUnknown = true;
+        throw error;
+      });
+    };
+    try {
+      return await withRetries(attempt, this.#policy(plan), () => this.#retryHooks(plan));
+    } catch (error) {
+      if (error !== plan.signal?.reason) {
+        const sends = { reached: plan.sent > 0, fateUnknown: plan.fateUnknown };
+        tellSends(error, plan.referenceId, sends, lastReached);
+      }
+      throw error;
+    }
+  }
+
+  /** The answer that asked for a pause too long to wait out, as the error of a call it held. */
+  #pauseError(plan: CallPlan<unknown>, n: number, answer: Answer): unknown {
+    try {
+      readAnswer(plan.op, answer, answerContext(plan, n), this.#config);
+      return queueTimeout(plan, n, undefined); // unreachable: a pause is asked by a 429 or a 5xx
+    } catch (error) {
+      return pausedTooLong(error, plan, n);
+    }
   }
 
   #policy(plan: CallPlan<unknown>): RetryPolicy {
@@ -103,6 +141,8 @@ export class Transport {
       signal: plan.signal,
       // An answer that proves an earlier attempt landed is never worth repeating.
       landed: (error) => isApiError(error) && landedAnswer(op, error),
+      // maxRetries counts sends: an attempt that never left the client is no retry.
+      counts: leftTheClient,
       onRetry: (n, delayMs, error) => {
         config.log('warn', `${op.name}: retrying after ${error.name}`, {
           operation: op.name,
@@ -126,14 +166,7 @@ export class Transport {
     try {
       const answer = await this.#exchange(plan, n);
       status = answer.status;
-      const context = {
-        operation: plan.op.name,
-        referenceId: plan.referenceId,
-        attempt: n,
-        callbackUrl: plan.callbackUrl,
-        requestBody: plan.body, // read only to name a refused value (its currency...)
-      };
-      const result = readAnswer(plan.op, answer, context, this.#config); // interpret
+      const result = readAnswer(plan.op, answer, answerContext(plan, n), this.#config); // interpret
       trace?.end({ status });
       return result;
     } catch (error) {
@@ -151,14 +184,15 @@ export class Transport {
    * token request itself passes no admission (`limited: false`).
    */
   async #exchange(plan: CallPlan<unknown>, n: number): Promise<Answer> {
-    const deadline = deadlineFor(plan);
+    let deadline = deadlineFor(plan);
     if (plan.op.limited === false) return this.#authorizedSend(plan, n, deadline);
     const pending = this.#authorize(plan, n);
     const auth = pending instanceof Promise ? await pending : pending;
     const admission = this.#admission;
     const lane = admission.lane(plan.op, plan.options);
     const queued = admission.admit(lane, plan, n, deadline, plan.input.queuedUntil);
-    if (queued !== undefined) await queued;
+    // Moved later by any time the provider held the class meanwhile (a pause is never spent).
+    if (queued !== undefined) deadline = await queued;
     let answer: Answer | undefined;
     try {
       answer = await this.#send(plan, n, auth, deadline);
@@ -216,6 +250,7 @@ export class Transport {
       config.log('debug', `${op.method} ${path}`, { operation: op.name, referenceId });
     if (onRequest) callHook(onRequest, requestInfo(plan, n));
     let answer: Answer;
+    plan.sent++;
     try {
       answer = await this.#sender.send({
         url: plan.url,

@@ -9,6 +9,7 @@ import type {
 import { isWaitTimeoutError } from '../errors';
 import { batchOperation, type PaymentOperation } from '../payments/catalogue';
 import type { HeldClaim } from '../payments/claims';
+import { type Delivery, deliverAtLeastOnce } from '../payments/deliver';
 import { failureNote, reasonCode, sendFailure } from '../payments/failure';
 import { pause } from '../payments/time';
 import { AdoptedCheck, MISMATCH_CODE } from '../payments/verify';
@@ -144,34 +145,37 @@ async function send<Tx>(ctx: RelayContext<Tx>, held: Held, spec: PaymentOperatio
 }
 
 /**
- * The outcome recorded and `onSettled` run in one transaction. A throw of `onSettled`
- * rolls both back: the outcome is then recorded alone and the delivery runs again later.
+ * The outcome recorded and `onSettled` run in one transaction, on the kernel's one
+ * mechanism (src/payments/deliver.ts). A throw of `onSettled` rolls both back: the
+ * outcome is then given back recorded, its delivery owed, and runs again later.
  */
 async function deliver<Tx>(ctx: RelayContext<Tx>, held: Held, outcome: OutboxOutcome) {
   const { claim } = held;
-  let threw: { error: unknown } | undefined;
-  const run = async (payment: OutboxPayment, tx: Tx) => {
-    try {
-      await ctx.onSettled?.(payment, tx);
-    } catch (error) {
-      threw = { error };
-      throw error;
-    }
-  };
-  const settled = await record(ctx.log, held, async () => {
-    threw = undefined;
-    try {
-      return await ctx.store.settle(claim.key, claim.token, outcome, ctx.onSettled && run);
-    } catch (error) {
-      if (threw) return 'threw';
-      throw error;
-    }
+  const { onSettled } = ctx;
+  const result: { delivery?: Delivery } = {};
+  // The store's transaction gives the payment as recorded, with its handle.
+  type InStore = { payment: OutboxPayment; tx: Tx };
+  await record(ctx.log, held, async () => {
+    result.delivery = await deliverAtLeastOnce<InStore>(
+      'onSettled',
+      onSettled &&
+        ((store) =>
+          store
+            ? onSettled(store.payment, store.tx)
+            : onSettled(paymentOf(claim, outcome), undefined as Tx)),
+      {
+        recordOwed: (run) =>
+          ctx.store.settle(claim.key, claim.token, outcome, (payment, tx) => run({ payment, tx })),
+        recordDelivered: () => ctx.store.settle(claim.key, claim.token, outcome),
+      },
+    );
   });
-  if (settled !== 'threw') {
-    if (threw === undefined) ctx.log.working('onSettled');
+  const { delivery } = result;
+  if (delivery?.outcome !== 'failed') {
+    if (delivery?.outcome === 'delivered') ctx.log.working('onSettled');
     return;
   }
-  ctx.log.failing('onSettled', threw?.error);
+  ctx.log.failing('onSettled', delivery.error.cause);
   await giveBack(ctx, held, retryIn(claim.attempts), outcome);
 }
 
@@ -204,6 +208,12 @@ async function record<T>(log: RelayLog, held: Held, write: () => Promise<T>) {
       await pause(databaseRetryIn(failures), held.lease.signal);
     }
   }
+}
+
+/** The payment as its outcome leaves it (for a store that settled outside a transaction). */
+function paymentOf(claim: OutboxClaim, outcome: OutboxOutcome): OutboxPayment {
+  const { body: _body, callbackUrl: _url, token: _token, settled: _settled, ...payment } = claim;
+  return { ...payment, ...outcome };
 }
 
 /** The outcome recorded before (by a relay, or by `cancel()`), delivered now. */

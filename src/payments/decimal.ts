@@ -13,7 +13,7 @@ export function canonicalDecimal(text: string): string {
   if (!isDecimalText(text)) return text;
   const [whole = '', fraction = ''] = text.split('.');
   const integer = whole.replace(/^0+(?=\d)/, '');
-  const decimals = fraction.replace(/0+$/, '');
+  const decimals = withoutTrailingZeros(fraction);
   return decimals ? `${integer}.${decimals}` : integer;
 }
 
@@ -23,9 +23,19 @@ export function isDecimalText(text: unknown): text is string {
   const [whole = '', fraction, more] = text.split('.');
   if (more !== undefined || fraction === '') return false;
   const integer = whole.replace(/^0+(?=\d)/, '');
-  const decimals = fraction?.replace(/0+$/, '') ?? '';
+  const decimals = withoutTrailingZeros(fraction ?? '');
   // The wire's length cap applies to the amount's one spelling, not to its padding.
   return isDecimal(decimals ? `${integer}.${decimals}` : integer);
+}
+
+/**
+ * `500` → `5`: a fraction's trailing zeros dropped, in one pass (`/0+$/` tries every start
+ * on a long run of zeros followed by something else: quadratic on hostile input).
+ */
+export function withoutTrailingZeros(fraction: string): string {
+  let end = fraction.length;
+  while (end > 0 && fraction.charCodeAt(end - 1) === 48) end -= 1;
+  return fraction.slice(0, end);
 }
 
 /** Adds two non-negative decimal strings exactly ("10.5" + "0.25" = "10.75"). */

@@ -12,6 +12,7 @@
  * to case), the `externalId`. A field the provider's answer leaves out, or the item leaves
  * out, is not compared (docs/assumptions.md AD1).
  */
+import { withoutTrailingZeros } from './decimal';
 
 /** One field where the provider's transaction and the item differ. */
 export interface Difference {
@@ -187,7 +188,7 @@ function decimal(value: unknown): string | undefined {
   const match = /^(\d+)(?:\.(\d*))?$/.exec(String(value).trim());
   if (!match) return undefined;
   const whole = (match[1] as string).replace(/^0+(?=\d)/, '');
-  const fraction = (match[2] ?? '').replace(/0+$/, '');
+  const fraction = withoutTrailingZeros(match[2] ?? '');
   return fraction === '' ? whole : `${whole}.${fraction}`;
 }
 

@@ -1,22 +1,35 @@
 import type { Subscription, SubscriptionCharge } from '../contracts/subscription-store';
 import type { Plan, StepContext } from './context';
 import { create, ids, type Looked, look, operations } from './provider';
+import { mandateTerms, withinTerms } from './terms';
 
-/** The request to pay of a charge: the plan's amount and currency, from the payer. */
-export function chargeBody(sub: Subscription, plan: Plan) {
+/** Why a charge was not sent: it asks more than its mandate's terms (DESIGN 10.3). */
+export const ABOVE_TERMS = 'ABOVE_MANDATE_TERMS';
+
+/** The money a charge asks: its own (fixed when its period was first charged), else the plan's (a record of an earlier version). */
+const moneyOf = (charge: SubscriptionCharge, plan: Plan) => ({
+  amount: charge.amount ?? plan.amount,
+  currency: charge.currency ?? plan.currency,
+});
+
+/**
+ * The request to pay of a charge: its amount and currency, from the payer; its
+ * `externalId` names the subscription's identity and the period, so that a 409 is adopted
+ * only when the provider's transaction is this charge's.
+ */
+export function chargeBody(sub: Subscription, plan: Plan, charge: SubscriptionCharge) {
   return {
-    amount: plan.amount,
-    currency: plan.currency,
+    ...moneyOf(charge, plan),
     payer: sub.payer,
+    ...(sub.id !== undefined ? { externalId: `${sub.id}:${charge.period}` } : {}),
     ...(plan.payerMessage !== undefined ? { payerMessage: plan.payerMessage } : {}),
   };
 }
 
-function invoiceBody(sub: Subscription, plan: Plan) {
+function invoiceBody(sub: Subscription, plan: Plan, charge: SubscriptionCharge) {
   const fallback = plan.invoiceFallback as NonNullable<Plan['invoiceFallback']>;
   return {
-    amount: plan.amount,
-    currency: plan.currency,
+    ...moneyOf(charge, plan),
     validityDuration: String(fallback.validityDays * 86_400),
     intendedPayer: sub.payer,
     payee: fallback.payee,
@@ -24,22 +37,35 @@ function invoiceBody(sub: Subscription, plan: Plan) {
   };
 }
 
-/** A new charge of `sub`'s current period: recorded PENDING first, then sent. */
+/**
+ * A new charge of `sub`'s current period: its amount the period's (fixed by its first
+ * charge; a first charge takes its mandate's terms), recorded PENDING first, then sent,
+ * unless it asks more than the mandate's terms: then it is never sent (FAILED
+ * `ABOVE_MANDATE_TERMS`).
+ */
 export async function newCharge(
   ctx: StepContext,
   sub: Subscription,
   plan: Plan,
   attempt: number,
 ): Promise<SubscriptionCharge> {
-  const referenceId = await ids.charge(ctx.secret, sub.key, sub.period, attempt);
+  const referenceId = await ids.charge(ctx.secret, sub, sub.period, attempt);
+  const first = sub.charges.find((c) => c.period === sub.period && c.amount !== undefined);
+  const terms = mandateTerms(sub.mandate, plan);
   const charge: SubscriptionCharge = {
     period: sub.period,
     attempt,
     referenceId,
     status: 'PENDING',
+    amount: first?.amount ?? terms.amount,
+    currency: first?.currency ?? terms.currency,
     at: ctx.now,
   };
   sub.charges.push(charge);
+  if (!withinTerms(charge, terms)) {
+    settle(charge, { status: 'FAILED', reason: ABOVE_TERMS }, ctx.now);
+    return charge;
+  }
   await ctx.save(sub); // the intent first: a crash after the send finds it
   await sendCharge(ctx, sub, plan, charge);
   return charge;
@@ -54,7 +80,7 @@ async function sendCharge(
   const sent = await create(
     ctx.momo,
     operations.charge(),
-    chargeBody(sub, plan),
+    chargeBody(sub, plan, charge),
     charge.referenceId,
     `${sub.key}/${charge.period}`,
   );
@@ -75,7 +101,7 @@ export async function followCharge(
   if (charge.invoice) return followInvoice(ctx, sub, plan, charge);
   if (charge.status !== 'PENDING') return;
   const lookUp = (waitMs: number) =>
-    look(ctx.momo, operations.charge(), charge.referenceId, waitMs, chargeBody(sub, plan));
+    look(ctx.momo, operations.charge(), charge.referenceId, waitMs, chargeBody(sub, plan, charge));
   let found = await lookUp(ctx.waitMs);
   if (found.status === 'NOT_SENT') {
     await sendCharge(ctx, sub, plan, charge);
@@ -92,18 +118,19 @@ export async function sendInvoice(
   plan: Plan,
   charge: SubscriptionCharge,
 ) {
-  const referenceId = await ids.invoice(ctx.secret, sub.key, charge.period);
-  charge.invoice = { referenceId, status: 'PENDING' };
+  const referenceId = await ids.invoice(ctx.secret, sub, charge.period);
+  charge.invoice = { referenceId, status: 'PENDING', at: ctx.now };
   await ctx.save(sub);
   const sent = await create(
     ctx.momo,
     operations.invoice(),
-    invoiceBody(sub, plan),
+    invoiceBody(sub, plan, charge),
     referenceId,
     `${sub.key}/${charge.period}`,
   );
-  if (sent.kind === 'refused')
-    charge.invoice = { referenceId, status: 'FAILED', reason: sent.code };
+  if (sent.kind === 'refused') {
+    charge.invoice = { ...charge.invoice, status: 'FAILED', reason: sent.code, settledAt: ctx.now };
+  }
 }
 
 async function followInvoice(
@@ -114,7 +141,7 @@ async function followInvoice(
 ) {
   const invoice = charge.invoice as NonNullable<SubscriptionCharge['invoice']>;
   if (invoice.status !== 'PENDING') return;
-  const body = invoiceBody(sub, plan);
+  const body = invoiceBody(sub, plan, charge);
   const found = await look(
     ctx.momo,
     operations.invoice(),
@@ -128,11 +155,11 @@ async function followInvoice(
   }
   if (found.status === 'PENDING') return;
   charge.invoice = {
-    referenceId: invoice.referenceId,
+    ...invoice,
     status: found.status,
     ...(found.reason !== undefined ? { reason: found.reason } : {}),
+    settledAt: ctx.now, // the attempt's own time (`at`) is kept
   };
-  charge.at = ctx.now;
 }
 
 function settle(
@@ -143,7 +170,7 @@ function settle(
   if (found.status !== 'SUCCESSFUL' && found.status !== 'FAILED') return;
   charge.status = found.status;
   if (found.status === 'FAILED') charge.reason = found.reason ?? 'UNKNOWN';
-  charge.at = now;
+  charge.settledAt = now; // the attempt's own time (`at`) is kept
 }
 
 /** Whether the charge paid its period (itself, or by its invoice). */

@@ -5,7 +5,8 @@ import type {
   SubscriptionPlan,
   SubscriptionStore,
 } from '../contracts/subscription-store';
-import { randomReferenceId } from '../payments/ids';
+import { forEachLimited } from '../payments/concurrency-limit';
+import { ownerId } from '../payments/ids';
 import { type SubscriptionClaim, SubscriptionClaims } from './claim';
 import { LostClaim, type StepContext } from './context';
 import { deliverAfter, eventOf, OnChargeFailed, putNotifying, unnotified } from './notify';
@@ -49,15 +50,15 @@ export async function runPass(
     counts: { successful: 0, failed: 0, invoiced: 0 },
     errors: [],
   };
-  const claims = new SubscriptionClaims(pass.store, randomReferenceId(), pass.leaseMs);
+  const claims = new SubscriptionClaims(pass.store, ownerId('subscription'), pass.leaseMs);
   const plans = new Map<string, Promise<SubscriptionPlan | undefined>>();
   const due = new DueQueue(pass.store, now);
-  const worker = async () => {
-    for (let key = await due.next(); key !== undefined; key = await due.next()) {
-      await one(pass, now, claims, key, plans, report, onCharge);
-    }
-  };
-  await Promise.all(Array.from({ length: pass.concurrency }, worker));
+  // The kernel's limiter: `concurrency` subscriptions at once, the next key taken as one ends.
+  await forEachLimited(
+    pass.concurrency,
+    () => due.next(),
+    (key) => one(pass, now, claims, key, plans, report, onCharge),
+  );
   due.rethrow();
   return report;
 }

@@ -43,3 +43,21 @@ export function delayMs(text: unknown): number | undefined {
 
 /** Milliseconds of one day. */
 export const DAY = DAY_MS;
+
+/** The first period starting at or after `at` (periods counted from `startAt`). */
+export function firstPeriodFrom(startAt: number, every: PlanInterval, at: number): number {
+  if (at <= startAt) return 0;
+  // An estimate from the shortest month, then stepped: month lengths vary.
+  let n = Math.max(
+    0,
+    Math.floor((at - startAt) / (every === 'month' ? 31 * DAY_MS : stepMs(every))) - 1,
+  );
+  while (periodStart(startAt, every, n) < at) n += 1;
+  return n;
+}
+
+function stepMs(every: Exclude<PlanInterval, 'month'>): number {
+  if (every === 'day') return DAY_MS;
+  if (every === 'week') return 7 * DAY_MS;
+  return every.days * DAY_MS;
+}

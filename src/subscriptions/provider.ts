@@ -17,14 +17,26 @@ import { mismatchReason } from '../payments/verify';
 
 const DOMAIN = 'momo-subscription:v1';
 
-/** The reference id of a subscription's mandate n, charge (period, attempt), or invoice of a period. */
+/** What a subscription's ids are derived from: its key, and its identity where it has one. */
+type Owner = { key: string; id?: string | undefined };
+
+/** The name of an id within its subscription: the identity first (absent: a record of an earlier version). */
+const scoped = (sub: Owner, name: string) => (sub.id === undefined ? name : `${sub.id}/${name}`);
+
+/**
+ * The reference ids of a subscription: its identity, its mandate n, its charge (period,
+ * attempt), and its invoice of a period, each derived from the key, the identity and the
+ * secret (another subscription under the same key has other ids).
+ */
 export const ids = {
-  mandate: (secret: string, key: string, n: number) =>
-    derivedReferenceId(secret, key, `mandate:${n}`, DOMAIN),
-  charge: (secret: string, key: string, period: number, attempt: number) =>
-    derivedReferenceId(secret, key, `charge:${period}:${attempt}`, DOMAIN),
-  invoice: (secret: string, key: string, period: number) =>
-    derivedReferenceId(secret, key, `invoice:${period}`, DOMAIN),
+  identity: (secret: string, key: string, defining: readonly unknown[]) =>
+    derivedReferenceId(secret, key, `identity:${JSON.stringify(defining)}`, DOMAIN),
+  mandate: (secret: string, sub: Owner, n: number) =>
+    derivedReferenceId(secret, sub.key, scoped(sub, `mandate:${n}`), DOMAIN),
+  charge: (secret: string, sub: Owner, period: number, attempt: number) =>
+    derivedReferenceId(secret, sub.key, scoped(sub, `charge:${period}:${attempt}`), DOMAIN),
+  invoice: (secret: string, sub: Owner, period: number) =>
+    derivedReferenceId(secret, sub.key, scoped(sub, `invoice:${period}`), DOMAIN),
 };
 
 /** Where a creating call left it. */
@@ -131,28 +143,4 @@ export function expiryOf(result: unknown): number | undefined {
     return Number.isFinite(ms) ? (ms < 1e11 ? ms * 1000 : ms) : undefined;
   }
   return undefined;
-}
-
-/**
- * Cancels at the provider the approved pre-approval of `payer` to this partner that
- * expires at `expiresAt` (to the second: the list names no reference id). Resolves with
- * whether one was found and cancelled.
- */
-export async function cancelAtProvider(
-  momo: ClientSurface,
-  payer: { partyIdType: string; partyId: string },
-  expiresAt: number | undefined,
-): Promise<boolean> {
-  const idType = payer.partyIdType === 'PARTY_CODE' ? 'id' : payer.partyIdType.toLowerCase();
-  const listed = await momo.collection.getApprovedPreApprovals(idType as 'msisdn', payer.partyId);
-  const second = (ms: number) => Math.floor(ms / 1000);
-  const match = listed.find(
-    (p) =>
-      expiresAt !== undefined &&
-      p.expiryTime !== undefined &&
-      second(Date.parse(String(p.expiryTime))) === second(expiresAt),
-  );
-  if (!match?.preApprovalId) return false;
-  await momo.collection.cancelPreApproval(String(match.preApprovalId));
-  return true;
 }

@@ -5,11 +5,14 @@ import type {
   SubscriptionStore,
 } from '../contracts/subscription-store';
 import { ValidationError } from '../errors';
+import { DEFAULT_LEASE_MS } from '../payments/claims';
+import { cancelMandates } from './cancel';
 import { requestMandate, stop } from './mandate';
 import { runPass } from './pass';
 import { checkPlan, checkSubscribe, epochMs, type PlanInput, type SubscribeInput } from './plan';
-import { cancelAtProvider } from './provider';
+import { ids } from './provider';
 import { startRunner } from './runner';
+import { planTerms } from './terms';
 import type {
   RunDueOptions,
   RunDueReport,
@@ -17,9 +20,6 @@ import type {
   SubscriptionRunnerOptions,
   SubscriptionsOptions,
 } from './types';
-
-/** The kernel's lease (DESIGN 9.1: a dead runner's work is taken over within 15 s). */
-const DEFAULT_LEASE_MS = 15_000;
 
 const issue = (path: string, message: string) => new ValidationError([{ path, message }]);
 
@@ -49,11 +49,13 @@ export class SubscriptionEngine {
   }
 
   /**
-   * Subscribes a payer: the mandate (a pre-approval, under an id derived from the key) is
-   * asked for now, and the subscription is PENDING_MANDATE until the payer approves it.
-   * The same subscription again (same key, plan, payer and start) gives the stored one
-   * (and, after a lost store, finds its mandate at the provider); another under a used
-   * key is a ValidationError.
+   * Subscribes a payer: the mandate (a pre-approval stating the plan's terms, under an id
+   * derived from the subscription's identity) is asked for now, and the subscription is
+   * PENDING_MANDATE until the payer approves it. The same subscription again (same key,
+   * plan, payer and start) gives the stored one (and, after a lost store, finds its
+   * mandate at the provider); another under a key whose subscription ended or was
+   * cancelled is a new subscription (an identity of its own); under a key still in use, a
+   * ValidationError.
    */
   async subscribe(input: SubscribeInput): Promise<Subscription> {
     const wanted = checkSubscribe(input);
@@ -61,10 +63,15 @@ export class SubscriptionEngine {
     if (!plan)
       throw issue('plan', `no plan ${JSON.stringify(wanted.plan)}: define it with subs.plan()`);
     const existing = await this.#store.get(wanted.key);
-    if (existing) return this.#same(existing.subscription, wanted);
+    let version = existing?.version;
+    if (existing && (this.#isSame(existing.subscription, wanted) || !this.#ended(existing)))
+      return this.#same(existing.subscription, wanted);
     const now = this.#now();
+    const { partyIdType, partyId } = wanted.payer;
+    const defining = [plan.id, partyIdType, partyId, wanted.startAt];
     const sub: Subscription = {
       key: wanted.key,
+      id: await ids.identity(this.#secret, wanted.key, defining),
       plan: plan.id,
       payer: wanted.payer,
       status: 'PENDING_MANDATE',
@@ -80,26 +87,36 @@ export class SubscriptionEngine {
       updatedAt: now,
     };
     const ctx = { momo: this.#momo, secret: this.#secret, now, waitMs: 0, recheckMs: 0 };
-    let version: number | undefined;
     const save = async (s: Subscription) => {
       s.updatedAt = this.#now();
       version = await this.#store.put(s, version);
       if (version === undefined)
         throw issue('key', `${JSON.stringify(s.key)} was subscribed meanwhile`);
     };
-    sub.mandate = await requestMandate({ ...ctx, save, changed: () => {} }, sub, plan, 0);
+    const step = { ...ctx, save, changed: () => {} };
+    sub.mandate = await requestMandate(step, sub, plan, 0, planTerms(plan));
     if (sub.mandate.status === 'DECLINED') stop(sub, sub.mandate.reason ?? 'APPROVAL_REJECTED');
     await save(sub);
     return structuredClone(sub);
   }
 
-  #same(stored: Subscription, wanted: ReturnType<typeof checkSubscribe>): Subscription {
-    const same =
+  #isSame(stored: Subscription, wanted: ReturnType<typeof checkSubscribe>): boolean {
+    return (
       stored.plan === wanted.plan &&
       stored.startAt === wanted.startAt &&
       stored.payer.partyIdType === wanted.payer.partyIdType &&
-      stored.payer.partyId === wanted.payer.partyId;
-    if (!same)
+      stored.payer.partyId === wanted.payer.partyId
+    );
+  }
+
+  /** A subscription over (cancelled or ended, no outcome still owed its onCharge): its key may be used again. */
+  #ended({ subscription: s }: { subscription: Subscription }): boolean {
+    const over = s.status === 'CANCELLED' || s.status === 'ENDED';
+    return over && !s.charges.some((c) => c.notified === false);
+  }
+
+  #same(stored: Subscription, wanted: ReturnType<typeof checkSubscribe>): Subscription {
+    if (!this.#isSame(stored, wanted))
       throw issue('key', `${JSON.stringify(wanted.key)} is already used by another subscription`);
     return stored;
   }
@@ -126,8 +143,11 @@ export class SubscriptionEngine {
   }
 
   /**
-   * Cancels: no charge is made again, and the approved mandate (and renewal) is cancelled
-   * at the provider. A charge already sent runs its course. Resolves with the subscription.
+   * Cancels: no charge is made again, and every approved mandate of this subscription
+   * (its own, and every one it replaced by a renewal or a plan change) is cancelled at the
+   * provider, never another subscription's. One the provider's list cannot tell apart
+   * from another is left approved, and the reason says so. A charge already sent runs its
+   * course. Resolves with the subscription.
    */
   async cancel(key: string): Promise<Subscription> {
     for (;;) {
@@ -135,12 +155,12 @@ export class SubscriptionEngine {
       if (!stored) throw issue('key', `no subscription ${JSON.stringify(key)}`);
       const sub = stored.subscription;
       if (sub.status === 'CANCELLED' || sub.status === 'ENDED') return sub;
-      for (const mandate of [sub.mandate, sub.renewal]) {
-        if (mandate?.status !== 'APPROVED') continue;
-        if (await cancelAtProvider(this.#momo, sub.payer, mandate.expiresAt))
-          mandate.status = 'CANCELLED';
-      }
+      const left = await cancelMandates(this.#momo, sub, this.#now());
       stop(sub, 'cancelled');
+      if (left.length > 0) {
+        const which = left.map((m) => m.number).join(', ');
+        sub.reason = `cancelled; mandate ${which} left approved at the provider: it cannot be told apart from another of this payer's`;
+      }
       // An outcome still owed its onCharge keeps it due: the next pass runs onCharge.
       if (sub.charges.some((c) => c.notified === false)) sub.dueAt = this.#now();
       sub.lease = undefined;

@@ -86,6 +86,8 @@ export class Ledger {
   private readonly timers = new Map<string, Timer>();
   /** Pre-approvals by payer (payerKey): a request to pay finds its payer's without a scan. */
   private readonly preApprovalsByPayer = new Map<string, TxRecord[]>();
+  /** Pre-approvals by their lower-case preApprovalId: a cancel finds its own without a scan. */
+  private readonly preApprovalsById = new Map<string, TxRecord>();
   private readonly balances = new Map<Product, Decimal>();
   private sequence = 0;
 
@@ -111,6 +113,11 @@ export class Ledger {
   /** Every pre-approval whose payer is `payer` (same id by payerKey), in acceptance order. */
   preApprovalsOf(payer: Party): readonly TxRecord[] {
     return this.preApprovalsByPayer.get(payerKey(payer)) ?? [];
+  }
+
+  /** The pre-approval of this preApprovalId (any letter case), if any. */
+  preApprovalById(preApprovalId: string): TxRecord | undefined {
+    return this.preApprovalsById.get(preApprovalId.toLowerCase());
   }
 
   /** Stores an accepted transaction as PENDING and schedules its settlement. */
@@ -141,6 +148,10 @@ export class Ledger {
       const list = this.preApprovalsByPayer.get(key) ?? [];
       list.push(tx);
       this.preApprovalsByPayer.set(key, list);
+    }
+    const preApprovalId = tx.extra?.preApprovalId;
+    if (tx.operation === 'collection.preApproval' && preApprovalId) {
+      this.preApprovalsById.set(preApprovalId.toLowerCase(), tx);
     }
     this.pending.add(tx);
     if (tx.settlesAt !== undefined) this.nextDue = Math.min(this.nextDue, tx.settlesAt);
@@ -197,6 +208,7 @@ export class Ledger {
     this.timers.clear();
     this.txs.clear();
     this.preApprovalsByPayer.clear();
+    this.preApprovalsById.clear();
     this.pending.clear();
     this.balances.clear();
     this.sequence = 0;

@@ -12,9 +12,11 @@ import { asFileError, checkFile, type FileCheck } from '../payouts/check';
 import {
   dryRunFile,
   dryRunOf,
+  dryRunRows,
   dryRunText,
   listedProblems,
   problemText,
+  refuseResultsOverwrite,
   SETTLE_ALLOWANCE_S,
   withReasons,
 } from '../payouts/dry-run';
@@ -64,9 +66,10 @@ key), payerMessage, payeeNote. Other columns are carried to the results.
                             ${DEFAULT_REPEAT_WINDOW}; e.g. 90m, 36h, 7d): exit code 2 naming
                             that batch. MOMO_NOW (ISO 8601) sets "now" for rehearsals
   --allow-repeat            pay such a file all the same
-  --dry-run                 check every row, send nothing: the bad rows, totals per
-                            currency, every row in <file>.dry-run.csv (beside --out,
-                            never over it), and an estimate counting every call:
+  --dry-run                 check every row, send nothing: every bad row, totals per
+                            currency, every row in --out, else <file>.dry-run.csv
+                            (REJECTED with why, NOT_SENT, or an earlier run's outcome;
+                            never over a run's results), and an estimate counting every call:
                             creates / create rate + lookups (status, and account
                             holder with --check-account-holder) / lookup rate + ${SETTLE_ALLOWANCE_S} s
   --concurrency <n>         creating calls in flight at once (default 8)
@@ -84,7 +87,7 @@ state folder loses the progress shown, never the guarantee.
 A row that cannot be paid as written (a blank or repeated key, an amount like -5 or
 1,000.50, a phone number like abc, a currency like EURO) is REJECTED in the results with
 its line, column and why, and the others are paid; every such row is listed at the end
-(the first 20, and how many more).
+(the first 20, and how many more; a dry run lists them all).
 
 Against a plain-http loopback base URL (the simulator), each row's batch id and key go
 along, for the simulator's page; MOMO_SIMULATOR_TAGS=1 or 0 says so or not outright.
@@ -130,7 +133,8 @@ export const payoutsCommand = defineCommand({
       OPERATIONS,
       'operation for a CSV',
     );
-    const out = args.text('out') ?? `${file.replace(/\.csv$/i, '')}.results.csv`;
+    const givenOut = args.text('out');
+    const out = givenOut ?? `${file.replace(/\.csv$/i, '')}.results.csv`;
     const rates = {
       createRate: positiveInteger(args.text('create-rate'), '--create-rate'),
       lookupRate: positiveInteger(args.text('lookup-rate'), '--lookup-rate'),
@@ -138,6 +142,8 @@ export const payoutsCommand = defineCommand({
     const concurrency = positiveInteger(args.text('concurrency'), '--concurrency');
     const waitTimeoutMs = positiveInteger(args.text('timeout-ms'), '--timeout-ms');
     const dryRun = args.flag('dry-run');
+    const dryOut = dryRunFile(out, givenOut !== undefined);
+    if (dryRun && givenOut !== undefined) await refuseResultsOverwrite(dryOut);
     const windowText = args.text('repeat-window') ?? DEFAULT_REPEAT_WINDOW;
     const windowMs = repeatWindowMs(windowText);
     const now = guardNow(io.env);
@@ -202,8 +208,7 @@ export const payoutsCommand = defineCommand({
     view.finish();
     const items = withReasons(report.items, reasons);
     if (dryRun) {
-      const dryOut = dryRunFile(out);
-      await new ResultsFile(file, dryOut, handle).final(items);
+      await new ResultsFile(file, dryOut, handle).final(dryRunRows(items));
       const dry = await asFileError(file, () =>
         dryRunOf({
           file,

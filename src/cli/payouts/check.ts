@@ -113,14 +113,17 @@ async function disagreement(
   );
 }
 
-/** The row of `key` in an earlier results file, if there is one. */
+/**
+ * The row of `key` in an earlier results file, if it records a send (a reference id): a
+ * dry run's file, or a row REJECTED or not sent yet, says nothing of what was sent.
+ */
 async function earlierRow(
   results: string,
   key: string,
 ): Promise<Record<string, string> | undefined> {
   try {
     for await (const record of readCsvRecords(results)) {
-      if (record.values.key === key) return record.values;
+      if (record.values.key === key && record.values.referenceId) return record.values;
     }
   } catch {
     // No earlier results (or unreadable ones): the message names no column.

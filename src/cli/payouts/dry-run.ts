@@ -1,8 +1,11 @@
 import type { BatchReport, BatchReportItem } from '../../batches/types';
 import type { BatchHandle } from '../../contracts/batch-store';
 import { addDecimal } from '../../payments/decimal';
+import { readCsvRecords } from '../csv';
+import { CliFailure, ExitCode } from '../output';
 import { PROBLEMS_LISTED } from './problems';
 import { formatDuration } from './progress';
+import type { RowState } from './results';
 import { payoutRecords } from './rows';
 
 /** Seconds allowed for the provider to settle the last rows, in the dry run's estimate. */
@@ -31,14 +34,19 @@ export function withReasons(
   });
 }
 
-/** The first REJECTED rows (`PROBLEMS_LISTED`), in input order; `lines` by row index. */
+/**
+ * The REJECTED rows, in input order; `lines` by row index: the first `PROBLEMS_LISTED`
+ * (a run's summary: the results file has the others), or all of them (`Infinity`: a dry
+ * run, where the operator fixes every one before paying).
+ */
 export function listedProblems(
   items: readonly BatchReportItem[],
   lines: ReadonlyMap<number, number>,
+  most = PROBLEMS_LISTED,
 ): ListedProblem[] {
   const listed: ListedProblem[] = [];
   for (const [index, item] of items.entries()) {
-    if (listed.length === PROBLEMS_LISTED) break;
+    if (listed.length === most) break;
     if (item.status !== 'REJECTED') continue;
     const line = lines.get(index);
     const { key, reason = '' } = item;
@@ -77,9 +85,9 @@ export interface DryRun {
     creates: number;
     lookups: { status: number; accountHolder: number };
   };
-  /** REJECTED rows: the first 20, each with its line, column and why (`rejected` counts all). */
+  /** Every REJECTED row, each with its line, column and why. */
   problems: ListedProblem[];
-  /** Every row and what the run would do with it (the results file is never written). */
+  /** Every row and what the run would do with it (never a run's results). */
   out: string;
   /** Why the run would be refused (exit code 2): `--strict` with bad rows, or a repeat. */
   refused?: string;
@@ -151,7 +159,7 @@ export async function dryRunOf(input: DryRunInput): Promise<DryRun> {
       creates,
       lookups: { status: n, accountHolder },
     },
-    problems: listedProblems(items, input.lines),
+    problems: listedProblems(items, input.lines, Number.POSITIVE_INFINITY),
     out: input.out,
   };
 }
@@ -168,7 +176,48 @@ export function dryRunText(d: DryRun): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** Where a dry run writes every row: beside the results, never over them. */
-export function dryRunFile(out: string): string {
-  return `${out.replace(/(\.results)?\.csv$/i, '')}.dry-run.csv`;
+/**
+ * Where a dry run writes every row: `--out` when given, else beside the default results
+ * (`payroll.dry-run.csv`), never over them.
+ */
+export function dryRunFile(out: string, given: boolean): string {
+  return given ? out : `${out.replace(/(\.results)?\.csv$/i, '')}.dry-run.csv`;
+}
+
+/**
+ * The dry run's rows as its file shows them: REJECTED with the reason, SKIPPED, an earlier
+ * run's outcome, and `NOT_SENT` (no reference id: nothing was sent) for the rows the run
+ * would send. Without a reference id, the real run never takes such a row as a record of
+ * what was sent (check.ts), and it checks the file again, so a row fixed since is paid.
+ */
+export function dryRunRows(items: readonly BatchReportItem[]): RowState[] {
+  return items.map((item) =>
+    item.status === 'UNRESOLVED' && item.reason === DRY_RUN_REASON
+      ? { status: 'NOT_SENT', reason: 'dry run: nothing was sent' }
+      : item,
+  );
+}
+
+/** What the batch runner says of an item a dry run would send (src/batches/item.ts). */
+const DRY_RUN_REASON = 'not sent (dry run)';
+
+/**
+ * Refuses a dry run's `--out` that records a send (a row with a reference id): a run's
+ * results are the operator's record of what was paid, and a dry run never writes over
+ * them (PO6).
+ */
+export async function refuseResultsOverwrite(out: string): Promise<void> {
+  try {
+    for await (const record of readCsvRecords(out)) {
+      if (record.values.referenceId) {
+        throw new CliFailure(
+          `${out} holds the results of a run (line ${record.line} was sent): a dry run never writes over them; give it another --out`,
+          ExitCode.usage,
+        );
+      }
+    }
+  } catch (error) {
+    if (error instanceof CliFailure) throw error;
+    // No such file, or not a CSV of results: nothing recorded there to keep.
+  }
 }

@@ -7,7 +7,10 @@ import { commitTemporary, discardTemporary, openTemporary, temporaryOwner } from
 import { payoutRecords, RESULT_COLUMNS } from './rows';
 
 /** What the results say of one row. */
-type RowState = Pick<BatchReportItem, 'referenceId' | 'reason' | 'financialTransactionId'> & {
+export type RowState = Pick<
+  BatchReportItem,
+  'referenceId' | 'reason' | 'financialTransactionId'
+> & {
   status: string;
 };
 
@@ -111,7 +114,7 @@ export class ResultsFile {
   }
 
   /** The final writing: each row as the report says (or from the store, when the run stopped). */
-  async final(items?: readonly BatchReportItem[]): Promise<void> {
+  async final(items?: readonly RowState[]): Promise<void> {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     if (!items) return this.fromStore();

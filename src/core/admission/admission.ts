@@ -21,6 +21,19 @@ export interface AdmissionSettings {
   budgets?: { create?: RateBudget; lookup?: RateBudget } | undefined;
   /** `rateBudget`: the rates' budgets shared by every process (undefined: this process's own). */
   shared?: SharedBudgetSettings | undefined;
+  /**
+   * A pause the provider asks for longer than this (`maxRetryAfterMs`) is not waited out:
+   * the calls it holds fail with the answer that asked for it.
+   */
+  maxPauseMs?: number | undefined;
+}
+
+/** The errors of attempts that leave the queue without being sent. */
+export interface QueueErrors {
+  /** Its deadline passed while it waited for a slot or a rate (`option`: which budget, if any). */
+  timedOut(plan: CallPlan<unknown>, n: number, option: string | undefined): unknown;
+  /** The provider asked its class to pause longer than `maxPauseMs`, by `answer`. */
+  pausedTooLong(plan: CallPlan<unknown>, n: number, answer: Answer): unknown;
 }
 
 /** A wait's lookup still queued when the wait's deadline passed (the poller throws WaitTimeoutError). */
@@ -47,15 +60,15 @@ export class Admission {
   #pass = 0;
   /** A queued entry's error once its deadline passed: the wait's, or its attempt's. */
   readonly #expire: (entry: Entry, lane: Lane) => unknown;
+  readonly #errors: QueueErrors;
+  readonly #maxPauseMs: number;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #timerAt = Number.POSITIVE_INFINITY;
 
-  /** `timedOut` is the error of an attempt still queued at its deadline. */
-  constructor(
-    settings: AdmissionSettings,
-    timedOut: (plan: CallPlan<unknown>, n: number, option: string | undefined) => unknown,
-  ) {
+  constructor(settings: AdmissionSettings, errors: QueueErrors) {
     this.#max = settings.maxConcurrency;
+    this.#errors = errors;
+    this.#maxPauseMs = settings.maxPauseMs ?? Number.POSITIVE_INFINITY;
     const { budgets, shared } = settings;
     const budgetOf = (kind: RateClass, rate: number | undefined): RateBudget | undefined => {
       if (rate === undefined) return undefined;
@@ -81,9 +94,9 @@ export class Admission {
     this.#other = other;
     this.#lanes = [create, lookup, other];
     this.#expire = (entry, lane) =>
-      entry.deadline < entry.attemptDeadline
+      entry.queuedUntil < entry.attemptDeadlineAt(lane.heldMs(Date.now()))
         ? new QueuedPastDeadline('the wait deadline passed while queued')
-        : timedOut(entry.plan, entry.n, lane.option);
+        : errors.timedOut(entry.plan, entry.n, lane.option);
   }
 
   /**
@@ -125,9 +138,11 @@ export class Admission {
   }
 
   /**
-   * Admits an attempt now (undefined) or queues it: the promise resolves once it is
-   * admitted, rejects with the signal's reason on abort, or with the expired error when
-   * `deadline` (or the wait's `queuedUntil`) passes first. Call `release` once admitted.
+   * Admits an attempt now (undefined) or queues it: the promise resolves, with the
+   * attempt's deadline moved by the time the provider held its class meanwhile, once it
+   * is admitted; it rejects with the signal's reason on abort, with the expired error
+   * when that deadline (or the wait's `queuedUntil`) passes first, or with the answer
+   * that asked for a pause too long to wait out. Call `release` once admitted.
    */
   admit(
     lane: Lane,
@@ -146,8 +161,14 @@ export class Admission {
       lane.enter();
       return undefined;
     }
-    const until = queuedUntil === undefined ? deadline : Math.min(deadline, queuedUntil);
-    const entry = new Entry(this, plan, n, this.#seq++, deadline, until);
+    const now = Date.now();
+    const until = queuedUntil ?? Number.POSITIVE_INFINITY;
+    const entry = new Entry(this, plan, n, this.#seq++, deadline, until, lane.heldMs(now));
+    const tooLong = lane.pace?.pausedBeyond(now, this.#maxPauseMs);
+    if (tooLong !== undefined) {
+      entry.reject(this.#errors.pausedTooLong(plan, n, tooLong));
+      return entry.promise;
+    }
     if (entry.listen()) {
       lane.push(entry);
       this.#pump();
@@ -172,7 +193,13 @@ export class Admission {
   #pump(): void {
     const now = Date.now();
     let wakeAt = Number.POSITIVE_INFINITY;
-    for (const lane of this.#lanes) lane.sweep(now, this.#expire);
+    for (const lane of this.#lanes) {
+      lane.sweep(now, this.#expire);
+      const tooLong = lane.queued ? lane.pace?.pausedBeyond(now, this.#maxPauseMs) : undefined;
+      if (tooLong !== undefined) {
+        lane.rejectAll((entry) => this.#errors.pausedTooLong(entry.plan, entry.n, tooLong));
+      }
+    }
     const pass = this.#pass++; // a lane whose head cannot go now is marked blocked in this pass
     while (this.#active < this.#max) {
       let pick: Lane | undefined;
@@ -195,7 +222,7 @@ export class Admission {
       pick.shift();
       this.#active++;
       pick.enter();
-      first.resolve(first.attemptDeadline);
+      first.resolve(first.attemptDeadlineAt(pick.heldMs(now)));
     }
     this.#dropIdle();
     this.#arm(now, wakeAt);

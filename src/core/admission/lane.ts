@@ -5,9 +5,11 @@ import type { RateBudget, SlidingWindowBudget } from './budget';
 import type { ProviderPace } from './pace';
 
 /**
- * An attempt queued at the admission stage: a Waiter (signal, deadline, settled once)
- * resolving with the attempt's deadline. Its own deadline is the earlier of the attempt's
- * and, for a wait's lookup, the wait's (`queuedUntil`).
+ * An attempt queued at the admission stage: a Waiter (signal, settled once) resolving
+ * with the attempt's deadline, moved later by the time the provider held its class
+ * meanwhile (a pause, a learned rate: never spent from the attempt's timeout). It leaves
+ * the queue by the earlier of that deadline and, for a wait's lookup, the wait's own
+ * (`queuedUntil`, which no pause moves).
  */
 export class Entry extends Waiter<number> {
   constructor(
@@ -16,9 +18,21 @@ export class Entry extends Waiter<number> {
     readonly n: number,
     readonly seq: number,
     readonly attemptDeadline: number,
-    deadline: number,
+    readonly queuedUntil: number,
+    /** The class's held time (`ProviderPace.heldMs`) when it was queued. */
+    readonly heldAt: number,
   ) {
-    super(plan.signal, deadline);
+    super(plan.signal, Math.min(attemptDeadline, queuedUntil));
+  }
+
+  /** The attempt's deadline, later by `heldMs` minus what was held before it was queued. */
+  attemptDeadlineAt(heldMs: number): number {
+    return this.attemptDeadline + Math.max(0, heldMs - this.heldAt);
+  }
+
+  /** When it must leave the queue, the class having been held `heldMs` in all. */
+  expiresAt(heldMs: number): number {
+    return Math.min(this.attemptDeadlineAt(heldMs), this.queuedUntil);
   }
 
   /** An aborted entry must not keep the stage's timer (or the process) alive. */
@@ -160,22 +174,43 @@ export class Lane {
     return this.#head < this.#queue.length;
   }
 
+  /** Rejects every queued entry, `reason(entry)` its reason (a pause too long to wait out). */
+  rejectAll(reason: (entry: Entry) => unknown): void {
+    for (let i = this.#head; i < this.#queue.length; i++) {
+      const entry = this.#queue[i] as Entry;
+      if (!entry.done) entry.reject(reason(entry));
+    }
+  }
+
+  /** The class's held time so far (0: no provider pace). */
+  heldMs(now: number): number {
+    return this.pace?.heldMs(now) ?? 0;
+  }
+
   /** The earliest moment a sweep may drop expired entries (infinite: none queued). */
   sweepAt(): number {
     if (this.head() === undefined) return Number.POSITIVE_INFINITY;
     return Math.max(this.earliestDeadline, this.#sweepAt);
   }
 
-  /** Rejects every queued entry whose deadline has passed, `expired(entry, lane)` its reason. */
+  /**
+   * Rejects every queued entry whose deadline has passed, `expired(entry, lane)` its
+   * reason. A deadline is the attempt's own plus the time the provider held the class
+   * since it was queued: while a hold lasts, no attempt's deadline comes nearer, so the
+   * next sweep is due no earlier than the hold's end plus what was left.
+   */
   sweep(now: number, expired: (entry: Entry, lane: Lane) => unknown): void {
     if (this.earliestDeadline > now || now < this.#sweepAt) return;
     this.#sweepAt = now + SWEEP_MS;
+    const heldMs = this.heldMs(now);
+    const holdLeft = (this.pace?.heldUntil(now) ?? now) - now;
     let earliest = Number.POSITIVE_INFINITY;
     for (let i = this.#head; i < this.#queue.length; i++) {
       const entry = this.#queue[i] as Entry;
       if (entry.done) continue;
-      if (entry.deadline > now) earliest = Math.min(earliest, entry.deadline);
-      else entry.reject(expired(entry, this));
+      const at = entry.expiresAt(heldMs);
+      if (at <= now) entry.reject(expired(entry, this));
+      else earliest = Math.min(earliest, entry.expiresAt(heldMs + holdLeft));
     }
     this.earliestDeadline = earliest;
   }

@@ -10,34 +10,82 @@ const FORGET_AFTER_MS = 60_000;
 /** Answers remembered to learn the provider's rate from (a second's worth at most). */
 const RECENT = 1_024;
 
+/** Time in intervals (joined where they overlap), summed up to any moment: a clock that runs only then. */
+class HeldTime {
+  /** The intervals before the current one, summed... */
+  #before = 0;
+  /** ...and the current (or last) one. */
+  #from = 0;
+  until = 0;
+
+  add(from: number, until: number): void {
+    if (until <= from) return;
+    if (from > this.until) {
+      this.#before += this.until - this.#from;
+      this.#from = from;
+      this.until = until;
+    } else this.until = Math.max(this.until, until);
+  }
+
+  /** The time held up to `now`. */
+  at(now: number): number {
+    return this.#before + Math.max(0, Math.min(now, this.until) - this.#from);
+  }
+}
+
 /**
- * What the provider's answers teach one class of calls (the counted GETs): every call of
- * the class stops until a 429's (or a 503's) Retry-After has passed, and after a 429 the
- * class keeps under the rate the provider was seen to let through, growing it again
- * while nothing is refused.
+ * What the provider's answers teach one class of calls: every call of the class stops
+ * until a 429's (or a 503's) Retry-After has passed, and after a 429 the class keeps
+ * under the rate the provider was seen to let through, growing it again while nothing is
+ * refused. The time the class is held so (a pause, the learned rate's spacing) is the
+ * provider's, never a queued attempt's: `heldMs` measures it, and the admission stage
+ * adds it to each queued attempt's deadline (docs/assumptions.md, OF1).
  */
 export class ProviderPace {
   #learnedRate: number | undefined;
   #refusedAt = 0;
   #grownAt = 0;
-  #pausedUntil = 0;
+  /** The pauses asked for, and the pause in force (`until`). */
+  readonly #paused = new HeldTime();
+  /** The answer that asked for the pause in force (a 429, a 503 with Retry-After). */
+  #pauseCause: Answer | undefined;
+  /** The pauses and the learned rate's spacing together: the time the provider held the class. */
+  readonly #held = new HeldTime();
   /** The earliest time the learned rate lets the next call go. */
   #nextAt = 0;
+  /** When the answers let through came. */
   readonly #letThrough = new Float64Array(RECENT);
   #count = 0;
 
   /** How many ms until the next call may go (0: now). */
   wait(now: number): number {
+    const pausedUntil = this.#paused.until;
     const rate = this.#currentLearnedRate(now);
-    const until =
-      rate === undefined ? this.#pausedUntil : Math.max(this.#pausedUntil, this.#nextAt);
+    const until = rate === undefined ? pausedUntil : Math.max(pausedUntil, this.#nextAt);
     return until > now ? Math.ceil(until - now) : 0;
   }
 
-  /** A call went: the learned rate's spacing starts from it. */
+  /** A call went: the learned rate's spacing starts from it (the class held until then). */
   admitted(now: number): void {
     const rate = this.#learnedRate;
-    if (rate !== undefined) this.#nextAt = Math.max(this.#nextAt, now) + 1_000 / rate;
+    if (rate === undefined) return;
+    this.#nextAt = Math.max(this.#nextAt, now) + 1_000 / rate;
+    this.#held.add(now, this.#nextAt);
+  }
+
+  /** How long, in all, the provider has held the class up to `now`. */
+  heldMs(now: number): number {
+    return this.#held.at(now);
+  }
+
+  /** When the current hold ends (at most `now`: none). */
+  heldUntil(now: number): number {
+    return Math.max(now, this.#held.until);
+  }
+
+  /** The answer that asked for a pause still in force longer than `maxMs` from `now`, if any. */
+  pausedBeyond(now: number, maxMs: number): Answer | undefined {
+    return this.#paused.until - now > maxMs ? this.#pauseCause : undefined;
   }
 
   /** Learns from an admitted call's answer (none: it got no answer). */
@@ -47,12 +95,12 @@ export class ProviderPace {
     const { status } = answer;
     if (status === 429) {
       // The first refusal of an episode teaches the rate; the ones already in flight don't.
-      if (now >= this.#pausedUntil) this.#learn(now);
-      this.#pause(now + (retryAfterOf(answer, now) ?? DEFAULT_PAUSE_MS));
+      if (now >= this.#paused.until) this.#learn(now);
+      this.#pause(now, now + (retryAfterOf(answer, now) ?? DEFAULT_PAUSE_MS), answer);
       return;
     }
     const retryAfterMs = status >= 500 ? retryAfterOf(answer, now) : undefined;
-    if (retryAfterMs !== undefined) this.#pause(now + retryAfterMs);
+    if (retryAfterMs !== undefined) this.#pause(now, now + retryAfterMs, answer);
     else this.#letThrough[this.#count++ % RECENT] = now;
   }
 
@@ -86,8 +134,10 @@ export class ProviderPace {
     return this.#learnedRate;
   }
 
-  #pause(until: number): void {
-    this.#pausedUntil = Math.max(this.#pausedUntil, until);
+  #pause(now: number, until: number, cause: Answer): void {
+    if (until >= this.#paused.until) this.#pauseCause = cause;
+    this.#paused.add(now, until);
+    this.#held.add(now, until);
   }
 }
 

@@ -1,8 +1,9 @@
+import { LIST_KEYS } from './diff';
 import { SUBSCRIPTIONS_SCRIPT } from './script-subscriptions';
 
 /**
- * The page's script: plain browser JavaScript, no framework. It renders each `state`
- * event of /_simulator/events in place (keyed rows, so that a focused button survives an
+ * The page's script: plain browser JavaScript, no framework. It renders the `state` event
+ * of /_simulator/events, and the state each `change` event makes of it, in place (keyed rows, so that a focused button survives an
  * update), batches and subscriptions included, and calls the control routes for Approve, Decline, Resend,
  * Arm and Disarm.
  * Text goes in through textContent only: request bodies never become markup.
@@ -201,10 +202,42 @@ ${SUBSCRIPTIONS_SCRIPT}
       function (error) { $('fault-error').textContent = 'Not armed: ' + error.message; });
   });
 
+  // The whole state comes once per connection; then only what changed (diff.ts): entries
+  // new or changed by key, keys gone, and where new keys go (or the whole order).
+  var KEYS = ${JSON.stringify(LIST_KEYS)};
+  var state;
+  function applyChange(change) {
+    Object.keys(change.set || {}).forEach(function (name) { state[name] = change.set[name]; });
+    Object.keys(change.lists || {}).forEach(function (name) {
+      var list = change.lists[name];
+      var byKey = new Map();
+      state[name].forEach(function (entry) { byKey.set(String(entry[KEYS[name]]), entry); });
+      var order = state[name].map(function (entry) { return String(entry[KEYS[name]]); });
+      var added = [];
+      (list.upsert || []).forEach(function (pair) {
+        if (!byKey.has(pair[0])) added.push(pair[0]);
+        byKey.set(pair[0], pair[1]);
+      });
+      var gone = new Set(list.remove || []);
+      gone.forEach(function (key) { byKey.delete(key); });
+      order = order.filter(function (key) { return !gone.has(key); });
+      if (list.order) order = list.order;
+      else if (list.at === 'start') order = added.concat(order);
+      else order = order.concat(added);
+      state[name] = order.map(function (key) { return byKey.get(key); });
+    });
+  }
+
   var source = new EventSource('events');
   source.addEventListener('state', function (event) {
     $('connection').textContent = 'Live: updates as they happen.';
-    render(JSON.parse(event.data));
+    state = JSON.parse(event.data);
+    render(state);
+  });
+  source.addEventListener('change', function (event) {
+    if (!state) return; // a change before the state: the reconnection's state follows
+    applyChange(JSON.parse(event.data));
+    render(state);
   });
   source.addEventListener('error', function () {
     $('connection').textContent = 'Disconnected: reconnecting to the simulator…';

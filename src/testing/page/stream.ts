@@ -4,8 +4,9 @@ import type { PageFeed } from './feed';
 const HEARTBEAT_MS = 15_000;
 
 /**
- * `GET /_simulator/events`: server-sent events, one `state` event per change with the
- * page's snapshot as data. The stream ends when the page goes away (the reader cancels).
+ * `GET /_simulator/events`: server-sent events, a `state` event with the page's whole
+ * snapshot as data, then a `change` event per change with what changed (diff.ts). The
+ * stream ends when the page goes away (the reader cancels).
  */
 export function eventStream(feed: PageFeed): Response {
   const encoder = new TextEncoder();
@@ -14,7 +15,9 @@ export function eventStream(feed: PageFeed): Response {
     start(controller) {
       const send = (text: string) => controller.enqueue(encoder.encode(text));
       send('retry: 1000\n\n');
-      const unsubscribe = feed.subscribe((json) => send(`event: state\ndata: ${json}\n\n`));
+      const unsubscribe = feed.subscribe(({ event, data }) =>
+        send(`event: ${event}\ndata: ${data}\n\n`),
+      );
       const heartbeat = setInterval(() => send(': still here\n\n'), HEARTBEAT_MS);
       heartbeat.unref?.();
       stop = () => {

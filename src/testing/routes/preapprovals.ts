@@ -75,7 +75,10 @@ const HOLDER_TYPES: Readonly<Record<string, Party['partyIdType'] | undefined>> =
   alias: undefined, // no party of a pre-approval is an alias
 };
 
-function holderParty(ctx: RouteContext): { partyIdType: string | undefined; id: string } {
+function holderParty(ctx: RouteContext): {
+  partyIdType: Party['partyIdType'] | undefined;
+  id: string;
+} {
   const idType = ctx.params.accountHolderIdType ?? '';
   const id = ctx.params.accountHolderId ?? '';
   if (!(idType in HOLDER_TYPES)) {
@@ -144,12 +147,17 @@ export function withoutPromptUnderMandate(parsed: ParsedCreate, ctx: RouteContex
     : linked;
 }
 
-/** GET /collection/v1_0/preapprovals/{idType}/{id}: the caller's approved ones, or []. */
+/**
+ * GET /collection/v1_0/preapprovals/{idType}/{id}: the caller's approved ones, or []. Read
+ * from the ledger's index of pre-approvals by payer: never a scan of every transaction
+ * (minutes for a subscriptions run of a year against one simulator).
+ */
 function approvedPreApprovals(ctx: RouteContext): Response {
   const { partyIdType, id } = holderParty(ctx);
+  if (partyIdType === undefined) return json(200, []); // an alias names no payer here
   const payee = caller(ctx);
   const listed = ctx.ledger
-    .all()
+    .preApprovalsOf({ partyIdType, partyId: id })
     .filter((tx) => tx.extra?.payeeUser === payee && tx.payer)
     .filter((tx) => samePartyId(tx.payer as Party, partyIdType, id))
     .flatMap((tx) => {
@@ -167,13 +175,7 @@ function approvedPreApprovals(ctx: RouteContext): Response {
 function cancelPreApproval(ctx: RouteContext): Response {
   const wanted = (ctx.params.preApprovalId ?? '').toLowerCase();
   const payee = caller(ctx);
-  const tx = ctx.ledger
-    .all()
-    .find(
-      (candidate) =>
-        candidate.operation === 'collection.preApproval' &&
-        candidate.extra?.preApprovalId?.toLowerCase() === wanted,
-    );
+  const tx = ctx.ledger.preApprovalById(wanted);
   const view = tx ? preApprovalView(tx, ctx.now) : undefined;
   if (!tx || !view || tx.extra?.payeeUser !== payee) {
     return codeError(404, 'RESOURCE_NOT_FOUND', 'Requested resource was not found.');
