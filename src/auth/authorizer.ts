@@ -133,6 +133,7 @@ export class ApiUserAuthorizer implements Authorizer {
       bearer = {
         value: `Bearer ${token.accessToken}`,
         refused: () => this.#cache.invalidate(key, token.accessToken),
+        issuedAt: token.issuedAt,
       };
       this.#bearers.set(token, bearer);
     }

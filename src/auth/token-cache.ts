@@ -34,6 +34,9 @@ export const REFRESH_LOCK_TTL_MS = 10_000;
 const FIRST_POLL_MS = 10;
 const MAX_POLL_MS = 100;
 
+/** Refused tokens remembered per key (a few rotations' worth). */
+const MAX_REFUSED = 8;
+
 const quiet: StoreHealth = { failed: () => {}, ok: () => {} };
 
 /**
@@ -45,6 +48,8 @@ const quiet: StoreHealth = { failed: () => {}, ok: () => {} };
 export class TokenCache {
   readonly #tokens = new Map<string, StoredToken>();
   readonly #inFlight = new Map<string, Promise<StoredToken>>();
+  /** Per key, the last tokens the provider refused: never used again, wherever found. */
+  readonly #refused = new Map<string, string[]>();
   readonly #store: TokenStore | undefined;
   readonly #health: StoreHealth;
   readonly #windowMs: number;
@@ -60,14 +65,18 @@ export class TokenCache {
     this.#windowMs = refreshWindowMs;
   }
 
-  #fresh(token: StoredToken | undefined): token is StoredToken {
-    return isFresh(token, Date.now(), this.#windowMs);
+  #fresh(key: string, token: StoredToken | undefined): token is StoredToken {
+    return isFresh(token, Date.now(), this.#windowMs) && !this.#wasRefused(key, token);
+  }
+
+  #wasRefused(key: string, token: StoredToken): boolean {
+    return this.#refused.get(key)?.includes(token.accessToken) === true;
   }
 
   /** The key's token if it is fresh, without waiting: what most calls need. */
   peek(key: string): StoredToken | undefined {
     const cached = this.#tokens.get(key);
-    return this.#fresh(cached) ? cached : undefined;
+    return this.#fresh(key, cached) ? cached : undefined;
   }
 
   get(
@@ -76,9 +85,14 @@ export class TokenCache {
     forceRefresh = false,
   ): Promise<StoredToken> {
     const cached = this.#tokens.get(key);
-    if (!forceRefresh && this.#fresh(cached)) return Promise.resolve(cached);
+    if (!forceRefresh && this.#fresh(key, cached)) return Promise.resolve(cached);
     const pending = this.#inFlight.get(key);
-    if (pending) return pending;
+    // A load started before a refusal may bring the refused token back: then a new load.
+    if (pending) {
+      return pending.then((token) =>
+        this.#wasRefused(key, token) ? this.get(key, fetchToken) : token,
+      );
+    }
     const request = this.#load(key, fetchToken, forceRefresh).finally(() => {
       this.#inFlight.delete(key);
     });
@@ -86,8 +100,16 @@ export class TokenCache {
     return request;
   }
 
-  /** Drops a token the service refused, unless a newer one has replaced it already. */
+  /**
+   * Drops a token the service refused, unless a newer one has replaced it already (in a
+   * shared store: compare-and-delete, so another process's newer token is kept). The
+   * token is remembered as refused: found again (in the store, or from a load begun
+   * before), it is never used, and one new token is fetched under the store's lock.
+   */
   async invalidate(key: string, accessToken: string): Promise<void> {
+    const refused = this.#refused.get(key) ?? [];
+    if (!refused.includes(accessToken)) refused.push(accessToken);
+    this.#refused.set(key, refused.slice(-MAX_REFUSED));
     if (this.#tokens.get(key)?.accessToken === accessToken) this.#tokens.delete(key);
     const stored = await this.#read(key);
     if (stored?.accessToken === accessToken) {
@@ -98,7 +120,7 @@ export class TokenCache {
   async #load(key: string, fetchToken: () => Promise<StoredToken>, forceRefresh: boolean) {
     if (!forceRefresh) {
       const shared = await this.#read(key);
-      if (this.#fresh(shared)) return this.#keep(key, shared);
+      if (this.#fresh(key, shared)) return this.#keep(key, shared);
     }
     if (this.#store?.lock) return this.#loadLocked(key, fetchToken, forceRefresh);
     return this.#fetchAndShare(key, fetchToken);
@@ -121,7 +143,7 @@ export class TokenCache {
           // Another process may have stored a token between our miss and our lock.
           if (!forceRefresh || waited) {
             const shared = await this.#read(key);
-            if (this.#fresh(shared)) return this.#keep(key, shared);
+            if (this.#fresh(key, shared)) return this.#keep(key, shared);
           }
           return await this.#fetchAndShare(key, fetchToken);
         } finally {
@@ -131,7 +153,7 @@ export class TokenCache {
       await sleep(pollMs);
       pollMs = Math.min(MAX_POLL_MS, pollMs * 2);
       const shared = await this.#read(key);
-      if (this.#fresh(shared)) return this.#keep(key, shared);
+      if (this.#fresh(key, shared)) return this.#keep(key, shared);
     }
     return this.#fetchAndShare(key, fetchToken);
   }

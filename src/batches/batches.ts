@@ -8,6 +8,7 @@ import { checkRunOptions } from './check';
 import { batchClaims } from './claims';
 import { FirstLookupPlanner } from './first-lookup';
 import { adoptRecord, ItemState, type RunContext, usedKey } from './item';
+import { type BatchReportOptions, storedReport } from './stored-report';
 import { buildReport, moneyOf, ProgressCounts } from './summary';
 import { runOrTakeOver } from './takeover';
 import type { BatchItem, BatchReport, BatchReportItem, BatchRunOptions } from './types';
@@ -20,7 +21,7 @@ const DEFAULT_OPERATION = 'disbursement.transfer';
 const DEFAULT_CONCURRENCY = 8;
 
 /**
- * Batches: pay a list exactly once (DESIGN 8.1), on the client's public methods only.
+ * Batches: pay a list exactly once (docs/batches.md), on the client's public methods only.
  * `new Batches(momo).run(items, { id, store })`.
  */
 export class Batches {
@@ -65,6 +66,15 @@ export class Batches {
     };
     await sendAll(run, slots, kept ?? (items as Items));
     return buildReport(slots.map(reportItem), (index) => moneyOfSlot(slots[index]));
+  }
+
+  /**
+   * Batch `batch`'s report read from `options.store` alone (./stored-report.ts): sends
+   * and looks up nothing. Rejects with a ValidationError naming the batch when the store
+   * holds nothing of it.
+   */
+  report(batch: string, options: BatchReportOptions): Promise<BatchReport> {
+    return storedReport(batch, options);
   }
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {

@@ -10,8 +10,8 @@ const MAX_HOLD_MS = 10_000;
  * from its own items, instead of looking each one up at once (a lookup that finds it
  * PENDING spends the provider's lookup budget for nothing).
  *
- * The learned time is the shortest from an item's acceptance (its creating call answered)
- * to its wait ending SUCCESSFUL (a FAILED refusal can come at once, and says nothing of
+ * The learned time is the shortest from an item's send (its creating call started) to its
+ * wait ending SUCCESSFUL (a FAILED refusal can come at once, and says nothing of
  * how long a payment takes). Each item's wait starts no earlier than its acceptance plus
  * that time, so that its first lookup usually finds it final. Until something is learned
  * the items probe a ladder: the n-th accepted holds n × 100 ms, so that the first to end
@@ -39,9 +39,15 @@ export class FirstLookupPlanner {
     if (ms > 0) await sleep(ms, signal);
   }
 
-  /** An item accepted at `acceptedAt` was seen SUCCESSFUL at `seenAt`. */
-  learn(acceptedAt: number, seenAt: number): void {
-    const ms = Math.max(0, seenAt - acceptedAt);
+  /**
+   * An item sent at `sentAt` (its creating call started) was seen SUCCESSFUL at `seenAt`.
+   * Counted from the send, not from reading its answer: the provider accepted it no
+   * earlier, so the time learned is never shorter than the provider's settle time, however
+   * late a loaded process read an answer; and as each item holds from reading its own
+   * answer (no earlier than the provider accepted it), its first lookup finds it final.
+   */
+  learn(sentAt: number, seenAt: number): void {
+    const ms = Math.max(0, seenAt - sentAt);
     if (this.#learnedMs !== undefined && this.#learnedMs <= ms) return;
     this.#learnedMs = ms;
     for (const wake of [...this.#holding]) wake();

@@ -3,6 +3,7 @@
 export { Batches } from './batches';
 export { fileBatchStore } from './file-store';
 export { memoryBatchStore } from './memory-store';
+export type { BatchReportOptions } from './stored-report';
 export type {
   BatchItem,
   BatchItemStatus,

@@ -74,7 +74,7 @@ export async function runItem(
   slot: ItemState,
   item: { body: unknown; callbackUrl?: unknown },
   freeSendSlot: () => void,
-  taken?: BatchClaimToken,
+  taken?: { token: BatchClaimToken; askedAt: number },
 ): Promise<void> {
   const { options, handle } = run;
   const end = (status: BatchItemStatus, reason?: string) => {
@@ -97,9 +97,10 @@ export async function runItem(
       return end('UNRESOLVED', 'not sent (dry run)');
     }
     const leaseMs = leaseOf(handle);
-    const token = taken ?? (await handle.claim(slot.key, run.owner, leaseMs));
+    const askedAt = taken?.askedAt ?? Date.now();
+    const token = taken?.token ?? (await handle.claim(slot.key, run.owner, leaseMs));
     if (token === undefined) return end('UNRESOLVED', CLAIMED);
-    claim = run.claims.hold(slot.key, token);
+    claim = run.claims.hold(slot.key, token, askedAt);
     // Another process may have recorded the item since this run read the store.
     const current = await handle.get(slot.key);
     if (current && current.fingerprint !== slot.fingerprint) {
@@ -107,6 +108,8 @@ export async function runItem(
     }
     if (current && adoptRecord(slot, current)) return countEnded(run, slot);
     let acceptedAt: number | undefined;
+    // Before the creating call: the provider accepted it no earlier, whatever the load.
+    const sentAt = Date.now();
     if (!slot.sent) {
       const sent = await send(run, slot, item, claim);
       if (typeof sent !== 'string') return end(...sent);
@@ -126,7 +129,7 @@ export async function runItem(
       await run.firstLookup.hold(acceptedAt, signal, options.waitTimeoutMs);
     const final = await wait(run, slot, signal, Date.now() - heldFrom, adopted);
     if (acceptedAt !== undefined && final.status === 'SUCCESSFUL') {
-      run.firstLookup.learn(acceptedAt, Date.now());
+      run.firstLookup.learn(sentAt, Date.now());
     }
     const reason = final.status === 'FAILED' ? reasonCode(final.reason) : undefined;
     const ftid = final.financialTransactionId;
@@ -238,6 +241,7 @@ async function send(
       const failure = sendFailure(error);
       switch (failure.kind) {
         case 'rate-limited': // the client's admission stage paused its creating calls: the same id again
+        case 'never-sent': // nothing left the client: the same id again (never UNRESOLVED)
           continue;
         case 'landed': // the first send of this run met an earlier send (a crash, a lost store)
           return 'existed';

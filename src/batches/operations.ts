@@ -1,8 +1,8 @@
 import {
   batchOperation,
   type FinalLike,
+  listOperations,
   type PaymentOperation,
-  paymentOperations,
 } from '../payments/catalogue';
 import type { BatchOperation } from './types';
 
@@ -16,15 +16,14 @@ export type BatchOperationSpec = PaymentOperation;
 
 /**
  * The operations a batch can run: the kernel's `batchOperation` (every payment operation
- * of the catalogue but those sent with the payer's consent token). The written-out
- * `BatchOperation` union names the same operations (test/types/batches.test-d.ts).
+ * of the catalogue but those sent with the payer's consent token); `BatchOperation` is
+ * their names, read from the tables' types (test/types/operations.test-d.ts).
  */
 export { batchOperation };
 
 /** Every operation a batch can run, by name. */
 export const batchOperations = (): Record<BatchOperation, BatchOperationSpec> =>
-  Object.fromEntries(
-    paymentOperations()
-      .filter((op) => !op.needsConsent)
-      .map((op) => [op.name, op]),
-  ) as Record<BatchOperation, BatchOperationSpec>;
+  Object.fromEntries(listOperations().map((op) => [op.name, op])) as Record<
+    BatchOperation,
+    BatchOperationSpec
+  >;

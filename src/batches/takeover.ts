@@ -18,7 +18,7 @@ const MAX_POLL_MS = 1_000;
 type Item = { body: unknown; callbackUrl?: unknown };
 
 /**
- * An item's way when other processes run the same batch (DESIGN 9.1, "a dead process's
+ * An item's way when other processes run the same batch (docs/batches.md, "a dead process's
  * work goes on at once"): `runItem`, and while another process holds the item's claim,
  * the item is awaited rather than given up: its record is read every poll (a third of
  * the lease, at most a second) and, once another process recorded it final, it is
@@ -65,7 +65,7 @@ export async function runOrTakeOver(
     const token = await claimLapsed(run, slot, leaseMs, sendLimit);
     if (token === undefined) continue;
     end(slot, undefined);
-    await runItem(run, slot, item, token.free, token.token);
+    await runItem(run, slot, item, token.free, token);
     if (!heldElsewhere(slot)) return;
     why = slot.reason as string;
   }
@@ -85,7 +85,7 @@ async function claimLapsed(
   slot: ItemState,
   leaseMs: number,
   sendLimit: ConcurrencyLimit,
-): Promise<{ token: BatchClaimToken; free: () => void } | undefined> {
+): Promise<{ token: BatchClaimToken; askedAt: number; free: () => void } | undefined> {
   let held = slot.sent !== true;
   const free = () => {
     if (held) sendLimit.release();
@@ -93,9 +93,10 @@ async function claimLapsed(
   };
   if (held) await sendLimit.acquire();
   try {
+    const askedAt = Date.now();
     const token = await run.handle.claim(slot.key, run.owner, leaseMs);
     if (token === undefined) free();
-    return token === undefined ? undefined : { token, free };
+    return token === undefined ? undefined : { token, askedAt, free };
   } catch (error) {
     free();
     throw error;

@@ -1,24 +1,12 @@
 import type { BatchStore } from '../contracts/batch-store';
+import type { ListOperationName } from '../payments/catalogue';
 
 /**
- * A creating operation a batch can run (DESIGN 8.1): every one with a status lookup.
- * Written out (not derived from the runner's table, whose schemas would reach the
- * published declarations); `src/batches/operations.ts` checks the two agree.
+ * An operation a batch (and the outbox, and `payouts`) can run: a creating call with a
+ * status lookup, not sent with a payer's consent token. Read from the operation tables'
+ * types through the kernel's catalogue, never written out.
  */
-export type BatchOperation =
-  | 'disbursement.transfer'
-  | 'disbursement.deposit'
-  | 'disbursement.depositV2'
-  | 'disbursement.refund'
-  | 'disbursement.refundV2'
-  | 'collection.requestToPay'
-  | 'collection.requestToWithdraw'
-  | 'collection.requestToWithdrawV1'
-  | 'collection.preApproval'
-  | 'collection.createInvoice'
-  | 'collection.createPayment'
-  | 'remittance.transfer'
-  | 'remittance.cashTransfer';
+export type BatchOperation = ListOperationName;
 
 /** One row of a batch. */
 export interface BatchItem {
@@ -32,7 +20,7 @@ export interface BatchItem {
   callbackUrl?: string | undefined;
 }
 
-/** How an item ended: see DESIGN 8.1. */
+/** How an item ended: see docs/batches.md. */
 export type BatchItemStatus = 'SUCCESSFUL' | 'FAILED' | 'REJECTED' | 'SKIPPED' | 'UNRESOLVED';
 
 /** Counts as the run goes (`sent` counts items the provider has, from earlier runs too). */
@@ -66,7 +54,7 @@ export interface SettledBatchItem {
   currency?: string;
 }
 
-/** Options of `new Batches(momo).run(items, options)` (DESIGN 8.1; docs/batches.md). */
+/** Options of `new Batches(momo).run(items, options)` (docs/batches.md). */
 export interface BatchRunOptions<Tx = unknown> {
   /** The batch's id: running it again continues it. */
   id: string;

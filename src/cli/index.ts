@@ -11,7 +11,11 @@ import { sandboxProvisionCommand } from './commands/sandbox';
 import { simulatorCommand } from './commands/simulator';
 import { simulatorApproveCommand, simulatorDeclineCommand } from './commands/simulator-control';
 import { statusCommand } from './commands/status';
-import { subscriptionsDueCommand, subscriptionsRunCommand } from './commands/subscriptions';
+import {
+  subscriptionsDueCommand,
+  subscriptionsReportCommand,
+  subscriptionsRunCommand,
+} from './commands/subscriptions';
 import { tokenCommand } from './commands/token';
 import { ExitCode, type Io, processIo, reportError, UsageError } from './output';
 import { VERSION } from './version';
@@ -30,6 +34,7 @@ const COMMANDS: readonly Command[] = [
   payoutsCommand,
   subscriptionsDueCommand,
   subscriptionsRunCommand,
+  subscriptionsReportCommand,
 ];
 
 const USAGE = `Usage: momo-partner-sdk <command> [options]

@@ -25,9 +25,11 @@ export interface JournalRecord {
 
 /**
  * How an operation ended, as far as the SDK saw: a final status (a refusal of this
- * payment, a 4xx or a 500 business refusal, is `FAILED` with its code in `reason`),
- * `REJECTED` (the credentials or the input refused, nothing created: sending it again is
- * safe), or `NOT_FOUND` (the service has no such transaction).
+ * payment, a 4xx or a 500 business refusal, is `FAILED` with its code in `reason`), or
+ * `NOT_FOUND` (the service has no such transaction: a resume's lookup found none, or the
+ * call sent nothing). `REJECTED` (nothing created: sending it again is safe) is no longer
+ * written by the SDK: a refusal of the credentials leaves the entry pending, since every
+ * driver sends the same reference id again once they work (docs/architecture.md).
  */
 export type JournalOutcome = 'SUCCESSFUL' | 'FAILED' | 'REJECTED' | 'NOT_FOUND';
 

@@ -1,7 +1,7 @@
 import type { Party } from '../schemas/common';
 
 /**
- * A subscription's state (DESIGN 9.3): waiting for its mandate, collecting, behind after a
+ * A subscription's state (docs/subscriptions.md): waiting for its mandate, collecting, behind after a
  * failed charge, stopped (by `cancel`, a refusal no retry can change, a declined mandate
  * or a spent schedule), or ended (its `endAt` reached).
  */
@@ -145,8 +145,8 @@ export interface Subscription {
   change?: { plan: string; from: number; mandate: SubscriptionMandate } | undefined;
   /** The mandates it replaced (renewed or changed): `cancel` cancels them too. */
   replaced?: SubscriptionMandate[] | undefined;
-  /** `subs.pause(key, { until })`: the periods starting before this epoch ms are skipped. */
-  pausedUntil?: number | undefined;
+  /** `subs.pause(key, { until })`: the periods starting from `from` and before `until` (epoch ms) are skipped. */
+  pause?: { from: number; until: number } | undefined;
   /** Periods skipped by a pause: neither charged nor in arrears. */
   skipped?: number[] | undefined;
   /** Periods left unpaid (their invoice unpaid, the plan's arrears policy going on). */

@@ -1,6 +1,9 @@
 import { ConnectionError, isMomoError, type MomoError, TimeoutError } from '../errors';
+import { readAnswer } from './answer';
 import { hostOf } from './business-refusal';
-import type { CallPlan } from './call-plan';
+import { answerContext, type CallPlan } from './call-plan';
+import type { Config } from './config';
+import type { Answer } from './port';
 
 /** Errors of attempts that never left the client: they are no send, and no retry (./retry.ts). */
 const unsent = new WeakSet<object>();
@@ -38,6 +41,21 @@ export function pausedTooLong(answerError: unknown, plan: CallPlan<unknown>, n: 
   const error = renamed(answerError, message, { operation: op.name, referenceId });
   unsent.add(error);
   return error;
+}
+
+/** The answer that asked for a pause too long to wait out, as the error of a call it held. */
+export function pauseError(
+  plan: CallPlan<unknown>,
+  n: number,
+  answer: Answer,
+  config: Config,
+): unknown {
+  try {
+    readAnswer(plan.op, answer, answerContext(plan, n), config);
+    return queueTimeout(plan, n, undefined); // unreachable: a pause is asked by a 429 or a 5xx
+  } catch (error) {
+    return pausedTooLong(error, plan, n);
+  }
 }
 
 /**

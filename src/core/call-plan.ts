@@ -125,3 +125,17 @@ export function requestInfo(plan: CallPlan<unknown>, n: number): RequestInfo {
     attempt: n,
   };
 }
+/**
+ * The call's headers with this exchange's Authorization: set on the call's own headers
+ * object (its exchanges run one at a time, and a replay replaces it), not copied.
+ */
+export function withAuthorization(headers: Record<string, string>, value: string | undefined) {
+  if (value === undefined) delete headers.Authorization;
+  else headers.Authorization = value;
+  return headers;
+}
+
+/** An attempt's deadline, starting now. */
+export function deadlineFor(plan: CallPlan<unknown>): number {
+  return Date.now() + plan.timeoutMs;
+}

@@ -38,6 +38,8 @@ export interface CallResult<T> {
 export interface Authorization {
   value: string | undefined;
   refused?(): Promise<void>;
+  /** When its token was issued (epoch ms): one older than a refusal may be refused too. */
+  issuedAt?: number | undefined;
 }
 
 /**

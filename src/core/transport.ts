@@ -2,15 +2,17 @@ import { isApiError, isMomoError, type MomoError } from '../errors';
 import { Admission } from './admission/admission';
 import type { SharedBudgetSettings } from './admission/shared-budget';
 import { landedAnswer, readAnswer } from './answer';
-import { attemptError, leftTheClient, pausedTooLong, queueTimeout, tokenFailure } from './attempt';
+import { attemptError, leftTheClient, pauseError, queueTimeout, tokenFailure } from './attempt';
 import type { Authorization, Authorizer, CallInput, CallResult } from './call';
 import {
   answerContext,
   type CallPlan,
   callStart,
+  deadlineFor,
   headersOf,
   planCall,
   requestInfo,
+  withAuthorization,
 } from './call-plan';
 import type { Config } from './config';
 import { callHook } from './logger';
@@ -46,7 +48,7 @@ export class Transport {
     const admission = { ...config.admission, maxPauseMs, shared: sharedRates };
     this.#admission = new Admission(admission, {
       timedOut: queueTimeout,
-      pausedTooLong: (plan, n, answer) => this.#pauseError(plan, n, answer),
+      pausedTooLong: (plan, n, answer) => pauseError(plan, n, answer, config),
     });
     this.#sender = new ChosenSender({
       fetch: config.fetch,
@@ -115,16 +117,6 @@ export class Transport {
         tellSends(error, plan.referenceId, sends, lastReached);
       }
       throw error;
-    }
-  }
-
-  /** The answer that asked for a pause too long to wait out, as the error of a call it held. */
-  #pauseError(plan: CallPlan<unknown>, n: number, answer: Answer): unknown {
-    try {
-      readAnswer(plan.op, answer, answerContext(plan, n), this.#config);
-      return queueTimeout(plan, n, undefined); // unreachable: a pause is asked by a 429 or a 5xx
-    } catch (error) {
-      return pausedTooLong(error, plan, n);
     }
   }
 
@@ -213,11 +205,25 @@ export class Transport {
     return this.#replay401(plan, n, auth.refused);
   }
 
-  /** The token was refused: drop it, then send once more with a new one, under a new deadline. */
+  /**
+   * The token was refused: drop it, then send once more with a new one, under a new
+   * deadline. A token older than the refusal (another process's, in a shared store) may
+   * be refused too (a key rotation): it is dropped in turn (only if the store still holds
+   * it) and one new token fetched for every process (the store's lock), sent once more.
+   */
   async #replay401(plan: CallPlan<unknown>, n: number, refused: () => Promise<void>) {
+    const refusedAt = Date.now();
     await refused();
-    const auth = await this.#authorize(plan, n);
-    return this.#send(plan, n, auth, deadlineFor(plan));
+    let auth = await this.#authorize(plan, n);
+    let answer = await this.#send(plan, n, auth, deadlineFor(plan));
+    const again = auth.refused;
+    const older = (auth.issuedAt ?? refusedAt) < refusedAt;
+    if (answer.status === 401 && again !== undefined && again !== refused && older) {
+      await again();
+      auth = await this.#authorize(plan, n);
+      answer = await this.#send(plan, n, auth, deadlineFor(plan));
+    }
+    return answer;
   }
 
   /** A failed token request fails the attempt as an error of this call (tokenFailure). */
@@ -283,18 +289,3 @@ export class Transport {
 }
 
 const NO_AUTHORIZATION: Authorization = { value: undefined };
-
-/**
- * The call's headers with this exchange's Authorization: set on the call's own headers
- * object (its exchanges run one at a time, and a replay replaces it), not copied.
- */
-function withAuthorization(headers: Record<string, string>, value: string | undefined) {
-  if (value === undefined) delete headers.Authorization;
-  else headers.Authorization = value;
-  return headers;
-}
-
-/** An attempt's deadline, starting now. */
-function deadlineFor(plan: CallPlan<unknown>): number {
-  return Date.now() + plan.timeoutMs;
-}

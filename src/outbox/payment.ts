@@ -134,6 +134,7 @@ async function send<Tx>(ctx: RelayContext<Tx>, held: Held, spec: PaymentOperatio
         ctx.log.working('provider');
         ctx.log.refused(claim.key, failure.code);
         return { final: { status: 'FAILED', reason: failure.code } };
+      case 'never-sent': // nothing left the client: the same reference id again later
       case 'credentials': // refused for every payment: nothing was created
         ctx.log.failing('provider', error);
         return { retryInMs: retryIn(claim.attempts), setback: setback(false) };

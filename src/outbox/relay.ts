@@ -110,6 +110,7 @@ class Relay<Tx> {
       if (free > 0) {
         this.#woken = false;
         let claims: OutboxClaim[];
+        const askedAt = Date.now();
         try {
           claims = await store.claim(this.#owner, free);
           log.working('database');
@@ -120,7 +121,7 @@ class Relay<Tx> {
           continue;
         }
         this.#lastFull = claims.length === free;
-        for (const claim of claims) this.#relay(claim);
+        for (const claim of claims) this.#relay(claim, askedAt);
         if (this.#lastFull) continue; // more may be due: claim again once a slot is free
       }
       await this.#nextWake();
@@ -142,8 +143,8 @@ class Relay<Tx> {
       });
   }
 
-  #relay(claim: OutboxClaim): void {
-    const held: Held = { claim, lease: this.#claims.hold(claim.key, claim.token) };
+  #relay(claim: OutboxClaim, askedAt: number): void {
+    const held: Held = { claim, lease: this.#claims.hold(claim.key, claim.token, askedAt) };
     this.#held.set(claim.token, held);
     this.#sendSlots.tryAcquire(); // free: claimed up to the free slots, by this loop alone
     let freed = false;

@@ -5,6 +5,32 @@ import type { TableOperation } from '../products/endpoints';
 import { operationTables } from '../products/tables';
 import type { LazySchema } from '../schemas/lazy';
 
+/** The tables a list's operations come from (consent ones are never a list's). */
+type ListTables = Pick<typeof operationTables, 'disbursement' | 'collection' | 'remittance'>;
+
+/** A row's name when it is a payment operation: creating, with a status lookup. */
+type PaymentName<Row> = Row extends { readonly name: infer N extends string; confirmedBy: infer C }
+  ? undefined extends C // undefined: callback-only, no status lookup
+    ? never
+    : N
+  : never;
+
+/** Every payment operation's name, read from the tables' types (never written out). */
+export type PaymentOperationName = {
+  [P in keyof ListTables]: {
+    [K in keyof ListTables[P]]: PaymentName<ListTables[P][K]>;
+  }[keyof ListTables[P]];
+}[keyof ListTables];
+
+/** The names a list (a batch, the outbox, `payouts`' CSV) can run: those not sent with a consent token. */
+export type ListOperationName = {
+  [P in keyof ListTables]: {
+    [K in keyof ListTables[P]]: ListTables[P][K] extends { readonly auth: 'consent' }
+      ? never
+      : PaymentName<ListTables[P][K]>;
+  }[keyof ListTables[P]];
+}[keyof ListTables];
+
 /** What the list layer needs of a result (every creating call's result has these). */
 export interface FinalLike {
   status: string;
@@ -119,3 +145,7 @@ export function batchOperation(name: unknown): PaymentOperation | undefined {
   const op = findPaymentOperation(name);
   return op && !op.needsConsent ? op : undefined;
 }
+
+/** Every operation a list can run (`ListOperationName`), in the tables' order. */
+export const listOperations = (): PaymentOperation[] =>
+  paymentOperations().filter((op) => !op.needsConsent);

@@ -1,5 +1,5 @@
 /**
- * The one leased and fenced claim of the kernel (DESIGN 9.1), under the batch runner and
+ * The one leased and fenced claim of the kernel (docs/architecture.md), under the batch runner and
  * the outbox relay: a claim is a store's lease on one payment and the fencing token every
  * write for it carries. A `ClaimHolder` keeps every claim its driver holds: all renewed
  * together at a third of the lease (one store round trip for them all when the store can
@@ -136,9 +136,13 @@ export class ClaimHolder {
     return this.#held.size;
   }
 
-  /** Holds a claim the store just granted (its lease starts now). */
-  hold(key: string, token: string): HeldClaim {
-    const claim = new HeldClaim(key, token, Date.now() + this.#leaseMs);
+  /**
+   * Holds a claim the store just granted. Its lease is counted from `askedAt` (when the
+   * claim was asked for: the store granted it no earlier), so this process never thinks
+   * it holds a claim the store's clock has let run out, however late the answer came.
+   */
+  hold(key: string, token: string, askedAt = Date.now()): HeldClaim {
+    const claim = new HeldClaim(key, token, askedAt + this.#leaseMs);
     this.#held.add(claim);
     if (this.#timer === undefined) {
       this.#timer = setInterval(() => void this.renew(), Math.max(1, this.#leaseMs / 3));

@@ -1,5 +1,5 @@
 /**
- * What a name of the partner's may be (DESIGN 9.2): a batch item's or an outbox intent's
+ * What a name of the partner's may be (docs/batches.md): a batch item's or an outbox intent's
  * key, and a batch id. At most 200 characters (UTF-16 code units, as `length` counts),
  * well-formed Unicode (no lone surrogate: UTF-8, which every store writes, turns each
  * into U+FFFD, so two different names would share one record), and no control character

@@ -1,5 +1,5 @@
 /**
- * An adopted payment verified (DESIGN 9.1): when an outcome comes from a send this run
+ * An adopted payment verified (docs/architecture.md): when an outcome comes from a send this run
  * cannot prove was its own (a 409 on a first send: a crash, a lost or missing store
  * record, a derived reference id), the provider's transaction under that reference id
  * is compared with the item. A 409 proves that *something* was sent under the id, not

@@ -10,7 +10,7 @@ import {
 import type { PostgresConnection, PostgresPoolClient } from './connection';
 import { inTransaction } from './transaction';
 
-/** Well-formed (no lone surrogate), no C0, DEL or C1 control character (DESIGN 9.2). */
+/** Well-formed (no lone surrogate), no C0, DEL or C1 control character (docs/batches.md). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
 const BATCH_ID = /^[^\p{Cs}\u0000-\u001f\u007f-\u009f]*$/u;
 

@@ -25,8 +25,8 @@ export interface CancelledInvoice extends Submitted {
 }
 
 /**
- * Collection's pre-approvals, invoices and payments (the provider's documents; DESIGN
- * 7.1). Each creating call is journalled, retried under its one X-Reference-Id, and
+ * Collection's pre-approvals, invoices and payments (the provider's documents;
+ * docs/products.md). Each creating call is journalled, retried under its one X-Reference-Id, and
  * awaited by the lookup its table names.
  */
 export class CollectionBilling extends ProductBase {

@@ -75,26 +75,53 @@ export function endpoint<TBody = never, TResult = undefined>(
 }
 
 /**
+ * What a table row's type says of a creating call besides its schemas: its full name and
+ * how it is authorised, as literals, so that the lists of operations (`BatchOperation`,
+ * the catalogue's names) are derived from the tables' types, never written out.
+ */
+export interface CreatingTraits<Name extends string, Auth> {
+  readonly name: Name;
+  readonly auth: Auth;
+}
+/** `product.name`, or the name as it is when dotted (as `endpoint` builds it). */
+type FullName<P extends string, N extends string> = N extends `${string}.${string}`
+  ? N
+  : `${P}.${N}`;
+type AuthOf<X> = X extends { auth: infer A } ? A : 'bearer';
+
+/**
  * A creating call (202): a client-generated X-Reference-Id, X-Callback-Url when
  * configured, and how its outcome is confirmed, declared here once.
  */
-export function creating<TBody, R extends StatusLike>(
-  product: ProductName,
-  name: string,
+export function creating<
+  TBody,
+  R extends StatusLike,
+  const P extends ProductName,
+  const N extends string,
+  const X extends Extra = Record<never, never>,
+>(
+  product: P,
+  name: N,
   route: Route,
   body: LazySchema<TBody>,
   confirm: { lookup: Lookup<R>; callback: CallbackMethod },
-  extra?: Extra,
-): ConfirmedOperation<TBody, R>;
-export function creating<TBody, TResult = undefined>(
-  product: ProductName,
-  name: string,
+  extra?: X,
+): ConfirmedOperation<TBody, R> & CreatingTraits<FullName<P, N>, AuthOf<X>>;
+export function creating<
+  TBody,
+  TResult = undefined,
+  const P extends ProductName = ProductName,
+  const N extends string = string,
+>(
+  product: P,
+  name: N,
   route: Route,
   body: LazySchema<TBody>,
   confirm: { callbackOnly: CallbackMethod },
   extra?: Extra,
   result?: LazySchema<TResult>,
-): CreatingOperation<TBody, StatusLike, TResult>;
+): CreatingOperation<TBody, StatusLike, TResult> &
+  CreatingTraits<FullName<P, N>, Operation['auth']>;
 export function creating<TBody>(
   product: ProductName,
   name: string,

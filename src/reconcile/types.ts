@@ -107,7 +107,7 @@ export interface ReconcileResult<R extends ReconcileRecord = ReconcileRecord> {
   summary: ReconcileSummary;
 }
 
-/** Options of `reconcile(momo, records, options)` (DESIGN 8.2; docs/reconcile.md). */
+/** Options of `reconcile(momo, records, options)` (docs/reconcile.md). */
 export interface ReconcileOptions {
   /** Lookups in flight at once. Default 8; the client's `lookupRate` paces them. */
   concurrency?: number;
@@ -119,7 +119,7 @@ export interface ReconcileOptions {
 
 /**
  * Where `reconcile` looks for the payments the SDK sent that the books lack
- * (`MISSING_FROM_BOOKS`), DESIGN 9.2: any of a journal, an outbox and a batch store. Each
+ * (`MISSING_FROM_BOOKS`), docs/reconcile.md: any of a journal, an outbox and a batch store. Each
  * must be able to list what it holds (`journal.entries()`, `outbox.payments()`,
  * `batchStore.batches()`: optional methods of the contracts, which every store of the SDK
  * has); one that cannot is a ValidationError naming it, nothing looked up.

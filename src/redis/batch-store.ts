@@ -11,7 +11,7 @@ import {
 import { CLAIM, GET, READ, RECORD_INTENT, RECORD_OUTCOME, RELEASE, RENEW } from './batch-scripts';
 import { optionError, type RedisClient, RedisConnection, type RedisOptions } from './connection';
 
-/** Well-formed (no lone surrogate), no C0, DEL or C1 control character (DESIGN 9.2). */
+/** Well-formed (no lone surrogate), no C0, DEL or C1 control character (docs/batches.md). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
 const BATCH_ID = /^[^\p{Cs}\u0000-\u001f\u007f-\u009f]*$/u;
 

@@ -61,12 +61,12 @@ export class JournalKeeper {
   /**
    * Sends a creating call, handing `send` the step that records it: the transport runs
    * that step once the input is checked and before the first attempt leaves (a bad input
-   * is neither sent nor recorded). Its failure is sorted by the one classification
-   * (`sendFailure`) and settled by `outcomes`, the settle point: a refusal (a 4xx about
-   * this payment, a 500 business refusal) FAILED with its code; a refusal of the
-   * credentials (401, 403) or of the input REJECTED (nothing created, resending it is
-   * safe); anything not known yet (a 408, a 5xx, a lost connection, a 429, a 409) pending,
-   * for a lookup to settle.
+   * is neither sent nor recorded). Its failure is sorted by the kernel's one
+   * classification (`sendFailure`, src/payments/failure.ts, which sits below the journal
+   * and the drivers alike) and settled by `outcomes`, the settle point, as
+   * `journalOutcome` says: a refusal FAILED with its code; a call that sent nothing
+   * NOT_FOUND; anything not known yet pending, for a lookup to settle (the credentials
+   * refused, and any refusal after an attempt whose fate is unknown, included).
    */
   async send<T>(
     op: Pick<Operation, 'name' | 'product' | 'landed' | 'creates'>,

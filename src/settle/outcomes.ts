@@ -21,8 +21,8 @@ export interface Settling {
  * callback bus. Each outcome is settled once, where it is observed: a final lookup
  * result (by the lookup), a confirmed callback (by its confirmation: the lookup that
  * confirms a callback leaves the settling to it), a token-verified callback of an
- * operation without a lookup, a resume's NOT_FOUND, a refusal's FAILED (with its code) or
- * REJECTED (credentials, input), and the 200 of
+ * operation without a lookup, a resume's NOT_FOUND, a refusal's FAILED (with its code), a call
+ * that sent nothing (NOT_FOUND), and the 200 of
  * a call whose answer is its outcome. A wait settles nothing: its final result comes from
  * a lookup or a confirmation that settled it already. Two lookups that each see the
  * final status settle it twice; the journal keeps the first outcome.

@@ -3,6 +3,7 @@ import type { Subscription, SubscriptionStatus } from '../contracts/subscription
 import { ValidationError } from '../errors';
 import { checkSecret } from '../payments/ids';
 import type { PlanInput, SubscribeInput } from './plan';
+import type { SubscriptionsReport } from './report';
 import type { SubscriptionEngine } from './subscriptions';
 import type {
   RunDueOptions,
@@ -81,6 +82,38 @@ export class Subscriptions {
   /** Cancels: no charge is made again, and the approved mandate is cancelled at the provider. */
   async cancel(key: string): Promise<Subscription> {
     return (await this.#engine).cancel(key);
+  }
+
+  /**
+   * Changes a subscription's plan the way a payer can trust (DESIGN 10.3): a new mandate
+   * stating the new plan's terms is asked for; they apply from the first period starting
+   * after its approval (and at or after `from`), the old terms until then.
+   */
+  async changePlan(
+    key: string,
+    planId: string,
+    options: { from?: Date | number } = {},
+  ): Promise<Subscription> {
+    return (await this.#engine).changePlan(key, planId, options);
+  }
+
+  /** Skips the periods starting from now until `until`: not charged, not in arrears. */
+  async pause(key: string, options: { until: Date | number }): Promise<Subscription> {
+    return (await this.#engine).pause(key, options);
+  }
+
+  /** Ends a pause now: the periods from now on are charged. */
+  async resume(key: string): Promise<Subscription> {
+    return (await this.#engine).resume(key);
+  }
+
+  /**
+   * Finance's report over [from, to): per period who paid, who is in arrears (amount and
+   * since when), invoices outstanding, and mandates to renew. Reads every subscription of
+   * the store; sends nothing.
+   */
+  async report(options: { from: Date | number; to: Date | number }): Promise<SubscriptionsReport> {
+    return (await this.#engine).report(options);
   }
 
   /** One pass: every subscription due by `now` (default the `now` option's time), each once. */

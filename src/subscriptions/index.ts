@@ -3,6 +3,7 @@ export { Subscriptions } from './facade';
 export { fileSubscriptionStore } from './file-store';
 export { memorySubscriptionStore } from './memory-store';
 export type { PlanInput, SubscribeInput } from './plan';
+export type { ReportPeriod, SubscriptionsReport } from './report';
 export type {
   RunDueOptions,
   RunDueReport,

@@ -3,6 +3,7 @@ import type {
   SubscriptionCharge,
   SubscriptionStore,
 } from '../contracts/subscription-store';
+import { deliverAtLeastOnce, type HookFailed } from '../payments/deliver';
 import type { SubscriptionChargeEvent, SubscriptionRunnerOptions } from './types';
 
 /** The runner's `onCharge`. */
@@ -20,18 +21,27 @@ export const unnotified = (sub: Subscription): SubscriptionCharge[] =>
 
 /** `onCharge` threw (or left the store's transaction failed): the pass reports it so. */
 export class OnChargeFailed extends Error {
-  constructor(cause: unknown) {
+  constructor(failed: HookFailed) {
+    const cause = failed.cause;
     super(cause instanceof Error ? cause.message : String(cause), { cause });
     this.name = 'OnChargeFailed';
   }
 }
 
+/** `onCharge` for each of `marked`, oldest first: the hook the kernel's mechanism delivers. */
+const hookOf =
+  (sub: Subscription, marked: SubscriptionCharge[], onCharge: OnCharge) => async (tx: unknown) => {
+    for (const charge of marked) await onCharge(eventOf(sub, charge), tx);
+  };
+
 /**
  * Writes `sub` (compare-and-set on `expected`) with the `onCharge` its marked charges are
- * owed: with a store that has `putInTransaction`, in the transaction that writes them
- * (`tx` its handle; written without the marks, which are then cleared here too: both
- * commit, or neither); otherwise a plain `put`, marks and all (`deliverAfter` runs them).
- * Resolves with the new version, or undefined when another writer came first.
+ * owed, on the kernel's one mechanism (`deliverAtLeastOnce`, src/payments/deliver.ts):
+ * with a store that has `putInTransaction`, in the transaction that writes them (written
+ * without the marks, then cleared here too: both commit, or neither); otherwise a plain
+ * `put`, marks and all (`deliverAfter` delivers them at the end of the pass). Resolves
+ * with the new version, or undefined when another writer came first; throws
+ * `OnChargeFailed` when the hook threw.
  */
 export async function putNotifying(
   store: SubscriptionStore,
@@ -41,39 +51,41 @@ export async function putNotifying(
 ): Promise<number | undefined> {
   const marked = onCharge && store.putInTransaction ? unnotified(sub) : [];
   if (marked.length === 0 || !onCharge || !store.putInTransaction) return store.put(sub, expected);
+  const putInTransaction = store.putInTransaction.bind(store);
   const written = structuredClone(sub);
   for (const charge of written.charges) delete charge.notified;
-  let ran = false;
   let version: number | undefined;
-  try {
-    version = await store.putInTransaction(written, expected, async (tx) => {
-      ran = true;
-      for (const charge of marked) await onCharge(eventOf(sub, charge), tx);
-    });
-  } catch (error) {
-    throw ran ? new OnChargeFailed(error) : error;
-  }
+  const delivery = await deliverAtLeastOnce('onCharge', hookOf(sub, marked, onCharge), {
+    recordOwed: async (deliver) => {
+      version = await putInTransaction(written, expected, deliver);
+      return version !== undefined;
+    },
+    recordDelivered: async () => version !== undefined, // delivered in the transaction
+  });
+  if (delivery.outcome === 'failed') throw new OnChargeFailed(delivery.error);
   if (version !== undefined) for (const charge of marked) delete charge.notified;
   return version;
 }
 
 /**
- * A store without transactions: `onCharge` for each marked charge of `sub` (recorded
- * already, marks and all), oldest first, each mark cleared once it returns (the caller's
- * next write records that). Stops at the first throw, which it resolves with (the rest
- * stay marked: the next pass runs them again).
+ * A store without transactions, at the end of a subscription's pass: the marked charges
+ * of `sub` (recorded owed already by the pass's writes) delivered on the kernel's
+ * mechanism, the marks cleared once `onCharge` returned (the pass's last write records
+ * that). Resolves with the failure, if the hook threw (the marks stay: the next pass
+ * delivers them again).
  */
 export async function deliverAfter(
   sub: Subscription,
   onCharge: OnCharge,
 ): Promise<OnChargeFailed | undefined> {
-  for (const charge of unnotified(sub)) {
-    try {
-      await onCharge(eventOf(sub, charge), undefined);
-    } catch (error) {
-      return new OnChargeFailed(error);
-    }
-    delete charge.notified;
-  }
-  return undefined;
+  const marked = unnotified(sub);
+  if (marked.length === 0) return undefined;
+  const delivery = await deliverAtLeastOnce('onCharge', hookOf(sub, marked, onCharge), {
+    recordOwed: async () => true, // written with its marks by the pass's writes
+    recordDelivered: async () => {
+      for (const charge of marked) delete charge.notified; // written by the pass's last write
+      return true;
+    },
+  });
+  return delivery.outcome === 'failed' ? new OnChargeFailed(delivery.error) : undefined;
 }

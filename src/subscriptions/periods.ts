@@ -48,13 +48,15 @@ export function endIfOver(ctx: StepContext, sub: Subscription, plan: Plan): bool
 }
 
 /**
- * The current period skipped when it starts before `pausedUntil` and has no charge yet:
- * neither charged nor in arrears. True when it was skipped.
+ * The current period skipped when it starts within the pause (at or after its `from`,
+ * before its `until`) and has no charge yet: neither charged nor in arrears. True when
+ * it was skipped.
  */
 export function skipIfPaused(sub: Subscription, plan: Plan): boolean {
-  if (sub.pausedUntil === undefined || lastOfPeriod(sub)) return false;
+  if (sub.pause === undefined || lastOfPeriod(sub)) return false;
   const every = intervalOf(sub, plan);
-  if (periodStart(sub.startAt, every, sub.period) >= sub.pausedUntil) return false;
+  const starts = periodStart(sub.startAt, every, sub.period);
+  if (starts < sub.pause.from || starts >= sub.pause.until) return false;
   sub.skipped = [...(sub.skipped ?? []), sub.period];
   sub.period += 1;
   sub.nextChargeAt = periodStart(sub.startAt, every, sub.period);

@@ -1,4 +1,8 @@
-import type { PlanInterval, SubscriptionPlan } from '../contracts/subscription-store';
+import type {
+  ArrearsPolicy,
+  PlanInterval,
+  SubscriptionPlan,
+} from '../contracts/subscription-store';
 import { ValidationError, type ValidationIssue } from '../errors';
 import { amount, currency, type Party, party } from '../schemas/common';
 import { validateInput } from '../schemas/validate';
@@ -19,6 +23,12 @@ export interface PlanInput {
    */
   invoiceFallback?: boolean | { payee?: Party; validityDays?: number } | undefined;
   payerMessage?: string | undefined;
+  /**
+   * The arrears policy: how many held periods a late approval charges at once (`catchUp`,
+   * default `'all'`), and what an unpaid invoice does (`unpaid`: `'arrears'`, the default,
+   * the period left unpaid and billing going on; or `'cancel'`).
+   */
+  arrears?: ArrearsPolicy | undefined;
 }
 
 /** What `subs.subscribe()` takes. */
@@ -90,6 +100,16 @@ export function checkPlan(input: PlanInput, invoicePayee: Party | undefined): Su
     }
     invoiceFallback = { payee: payee as Party, validityDays };
   }
+  const arrears = input.arrears;
+  if (arrears !== undefined) {
+    const { catchUp, unpaid } = arrears ?? {};
+    const badCatchUp =
+      catchUp !== undefined && catchUp !== 'all' && !(Number.isInteger(catchUp) && catchUp >= 1);
+    if (badCatchUp)
+      fail([{ path: 'arrears.catchUp', message: "must be 'all' or a whole number >= 1" }]);
+    if (unpaid !== undefined && unpaid !== 'arrears' && unpaid !== 'cancel')
+      fail([{ path: 'arrears.unpaid', message: "must be 'arrears' or 'cancel'" }]);
+  }
   return {
     id: input.id,
     amount: input.amount,
@@ -98,6 +118,7 @@ export function checkPlan(input: PlanInput, invoicePayee: Party | undefined): Su
     retry: [...retry],
     ...(invoiceFallback ? { invoiceFallback } : {}),
     ...(input.payerMessage !== undefined ? { payerMessage: input.payerMessage } : {}),
+    ...(arrears !== undefined ? { arrears: { ...arrears } } : {}),
   };
 }
 

@@ -7,10 +7,12 @@ import type {
 import { ValidationError } from '../errors';
 import { DEFAULT_LEASE_MS } from '../payments/claims';
 import { cancelMandates } from './cancel';
+import { changePlan, pause, resume } from './changes';
 import { requestMandate, stop } from './mandate';
 import { runPass } from './pass';
 import { checkPlan, checkSubscribe, epochMs, type PlanInput, type SubscribeInput } from './plan';
 import { ids } from './provider';
+import { buildReport, type SubscriptionsReport } from './report';
 import { startRunner } from './runner';
 import { planTerms } from './terms';
 import type {
@@ -167,6 +169,37 @@ export class SubscriptionEngine {
       sub.updatedAt = this.#now();
       if ((await this.#store.put(sub, stored.version)) !== undefined) return sub;
     }
+  }
+
+  /** Asks for a new mandate stating `planId`'s terms; applied from the first period after its approval. */
+  changePlan(key: string, planId: string, options: { from?: Date | number } = {}) {
+    return changePlan(this.#changeContext(), key, planId, options);
+  }
+
+  /** Skips the periods starting from now until `until` (not charged, not in arrears). */
+  pause(key: string, options: { until: Date | number }): Promise<Subscription> {
+    if (options === null || typeof options !== 'object')
+      throw issue('options', 'must be { until }');
+    return pause(this.#changeContext(), key, options.until);
+  }
+
+  /** Ends a pause now. */
+  resume(key: string): Promise<Subscription> {
+    return resume(this.#changeContext(), key);
+  }
+
+  /** Finance's report over [from, to): per period who paid, arrears, invoices outstanding, renewals. */
+  report(options: { from: Date | number; to: Date | number }): Promise<SubscriptionsReport> {
+    const from = epochMs(options?.from);
+    const to = epochMs(options?.to);
+    if (from === undefined || to === undefined || to <= from) {
+      throw issue('to', 'from and to must be Dates (or epoch milliseconds), to after from');
+    }
+    return buildReport(this.#store, from, to);
+  }
+
+  #changeContext() {
+    return { momo: this.#momo, store: this.#store, secret: this.#secret, now: this.#now() };
   }
 
   /** One pass: every subscription due by `now` (default this.now()), each worked on once. */

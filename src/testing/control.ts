@@ -39,6 +39,8 @@ async function control(engine: Engine, method: string, path: string, request: Re
     );
   }
   if (path === 'faults') return allow('POST') ?? injectFault(engine, request);
+  if (path === 'clock') return allow('GET') ?? json(200, { now: engine.clock.now() });
+  if (path === 'clock/advance') return allow('POST') ?? advanceClock(engine, request);
   if (path === 'state') return allow('GET') ?? json(200, state(engine));
   if (path === 'reset') {
     if (method !== 'POST') return notAllowed('POST');
@@ -46,6 +48,21 @@ async function control(engine: Engine, method: string, path: string, request: Re
     return empty(204);
   }
   return codeError(404, 'NOT_FOUND', `No such control route: ${method} /_simulator/${path}`);
+}
+
+/**
+ * `POST /_simulator/clock/advance` `{ "ms": n }`: the simulator's time moved on (what came
+ * due settles), so that its owner can run a year against it from another process; 200
+ * `{ now }`. Guarded as every control route (a JSON POST, the loopback host).
+ */
+async function advanceClock(engine: Engine, request: Request) {
+  const body = await readJson(request);
+  const ms = body?.ms;
+  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
+    return codeError(400, 'BAD_REQUEST', 'ms must be a finite number >= 0.');
+  }
+  engine.clock.advance(ms);
+  return json(200, { now: engine.clock.now() });
 }
 
 async function settleOperation(engine: Engine, referenceId: string, request: Request) {

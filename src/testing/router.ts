@@ -51,7 +51,7 @@ export interface Route {
   readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Path with `{name}` parameters, e.g. `/disbursement/v1_0/transfer/{referenceId}`. */
   readonly path: string;
-  /** Whose credentials apply (DESIGN 3: the product the path begins with). */
+  /** Whose credentials apply (docs/credentials.md: the product the path begins with). */
   readonly product: Product;
   readonly auth: AuthMode;
   readonly targetEnvironment: TargetEnvironmentRule;

@@ -144,6 +144,17 @@ describe('the import graph of src', () => {
     expect(reached).toEqual([]);
   });
 
+  it("keeps the core's journal off the list kernel: settle/ reads only its failure classification", () => {
+    // src/payments/failure.ts sits below the journal and the drivers alike (core, contracts, errors).
+    const wrong = edges('settle/')
+      .filter(([, target]) => target.startsWith('payments/') && target !== 'payments/failure.ts')
+      .map(([file, target]) => `${file} > ${target}`);
+    const below = (graph.get('payments/failure.ts') ?? []).filter(
+      (target) => !['core/', 'contracts/', 'errors.ts'].some((floor) => target.startsWith(floor)),
+    );
+    expect([...wrong, ...below]).toEqual([]);
+  });
+
   it('has no file over 300 lines', () => {
     const long = sourceFiles()
       .map((file) => ({

@@ -281,7 +281,8 @@ describe('momo-partner-sdk subscriptions', { timeout: 90_000 }, () => {
     const due = await runCli(['subscriptions', 'due', '--help']);
     expect(due.code).toBe(0);
     expect(due.stdout).toContain('Usage: momo-partner-sdk subscriptions due');
-    expect(due.stdout).toContain('The file store only');
+    expect(due.stdout).toContain('--store <where>');
+    expect(due.stdout).toContain('redis://host:6379');
     const run = await runCli(['subscriptions', 'run', '--help']);
     expect(run.stdout).toContain('MOMO_SUBSCRIPTION_SECRET');
     const group = await runCli(['subscriptions', '--help']);

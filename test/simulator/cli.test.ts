@@ -78,6 +78,21 @@ describe('momo-partner-sdk simulator (CLI)', () => {
     expect(faulted.status).toBe(503);
     const state = await (await fetch(`${url}/_simulator/state`)).json();
     expect(state).toMatchObject({ transactions: [], requestCount: 1 });
+    // Its owner moves its clock (a year run from another process): a JSON POST, as the others.
+    const before = (await (await fetch(`${url}/_simulator/clock`)).json()).now;
+    const advanced = await fetch(`${url}/_simulator/clock/advance`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ms: 86_400_000 }),
+    });
+    expect(advanced.status).toBe(200);
+    expect((await advanced.json()).now).toBeGreaterThanOrEqual(before + 86_400_000);
+    const formPost = await fetch(`${url}/_simulator/clock/advance`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'ms=86400000',
+    });
+    expect(formPost.status).toBeGreaterThanOrEqual(400); // a browser form cannot move it
     cli.child.kill('SIGTERM');
     expect(await cli.exited).toEqual([0, null]);
   });

@@ -35,7 +35,7 @@ import { CSV_OPERATIONS, type CsvOperation, rereadableItems } from '../payouts/r
 import { batchSecret, exitCodeOf, summaryText } from '../payouts/summary';
 import { simulatorTagsFromEnv } from '../simulator-tags';
 
-const OPERATIONS = Object.keys(CSV_OPERATIONS) as CsvOperation[];
+const OPERATIONS = [...CSV_OPERATIONS.keys()] as CsvOperation[];
 
 const USAGE = `Usage: momo-partner-sdk payouts <file.csv> --batch <id> [options]
 

@@ -1,18 +1,23 @@
 import { Subscriptions } from '../../subscriptions/facade';
+import { buildReport } from '../../subscriptions/report';
 import { positiveInteger } from '../args';
 import { defineCommand } from '../command';
 import { CONNECTION_HELP, clientFromEnv } from '../env';
+import { UsageError } from '../output';
 import { guardNow } from '../payouts/repeat';
 import { progressOn } from '../progress';
 import { simulatorTagsFromEnv } from '../simulator-tags';
 import { dueBy, dueText } from '../subscriptions/due';
+import { reportCsv } from '../subscriptions/report';
 import { runExitCode, runOnce, runText, unansweredCalls } from '../subscriptions/run';
-import { isoTime, subscriptionSecret, subscriptionState } from '../subscriptions/state';
+import { isoTime, openSubscriptionState, subscriptionSecret } from '../subscriptions/state';
 
-const STATE_HELP = `  --state-dir <dir>         the subscriptions are in <dir>/subscriptions, your code's
-                            fileSubscriptionStore('<dir>/subscriptions') (default
-                            .momo). The file store only: Redis and PostgreSQL stores
-                            are not read by the command line yet`;
+const STATE_HELP = `  --store <where>           the subscription store: file:<dir> (your code's
+                            fileSubscriptionStore('<dir>/subscriptions')),
+                            redis://host:6379 (createRedisState's; ?prefix= the key
+                            prefix, default "momo:"), or postgres://user@host/db
+                            (createPostgresState's; ?schema=, default "momo")
+  --state-dir <dir>         as --store file:<dir> (default .momo)`;
 
 const NOW_HELP = `MOMO_NOW (ISO 8601) sets "now" instead of the system clock (a rehearsal, a test).`;
 
@@ -70,15 +75,20 @@ export const subscriptionsDueCommand = defineCommand({
   flags: {
     until: { type: 'string' },
     'state-dir': { type: 'string' },
+    store: { type: 'string' },
     json: { type: 'boolean' },
   },
   async run(command) {
     const { args, io } = command;
     const untilText = args.text('until');
     const until = untilText === undefined ? guardNow(io.env) : isoTime(untilText, '--until');
-    const { dir, store } = subscriptionState(args);
-    const report = await dueBy(store, until);
-    command.print(report, dueText(report, dir));
+    const { dir, store, close } = await openSubscriptionState(args);
+    try {
+      const report = await dueBy(store, until);
+      command.print(report, dueText(report, dir));
+    } finally {
+      await close();
+    }
     return 0;
   },
 });
@@ -90,14 +100,15 @@ export const subscriptionsRunCommand = defineCommand({
   connection: true,
   flags: {
     'state-dir': { type: 'string' },
+    store: { type: 'string' },
     'timeout-ms': { type: 'string' },
   },
   async run(command) {
     const { args, io } = command;
     const waitMs = positiveInteger(args.text('timeout-ms'), '--timeout-ms');
     const now = guardNow(io.env);
-    const { dir, store } = subscriptionState(args);
     const secret = subscriptionSecret(io.env);
+    const { dir, store, close } = await openSubscriptionState(args);
     const unanswered = unansweredCalls();
     const momo = clientFromEnv(io, args, 'collection', {
       ...simulatorTagsFromEnv(io, args),
@@ -111,8 +122,63 @@ export const subscriptionsRunCommand = defineCommand({
       summary = await runOnce(subs, store, now, progress, unanswered.count);
     } catch (error) {
       throw command.explain(error, 'collection');
+    } finally {
+      await close();
     }
     command.print(summary, runText(summary, dir));
     return runExitCode(summary);
+  },
+});
+
+const REPORT_USAGE = `Usage: momo-partner-sdk subscriptions report --from <ISO 8601> --to <ISO 8601> [options]
+
+Finance's report over [from, to): one row per subscription and period starting in the
+range: who paid (the charge or invoice that paid it, and when), the periods in arrears
+(PAST_DUE rows, and each subscription's arrears: amount and since when), invoices
+outstanding (INVOICED), periods skipped by a pause, and the mandates to renew (expiring
+by --to + 7 days). Reads the store only; nothing is sent.
+
+  --from <time>             the first period start included (ISO 8601)
+  --to <time>               periods starting before this time (ISO 8601)
+${STATE_HELP}
+  --json                    one JSON object: from, to, periods, arrears, invoices, renewals
+  -h, --help                show this help
+
+CSV columns: key, plan, period, starts_at, amount, currency, status (PAID, ARREARS,
+INVOICED, PENDING, SKIPPED, DUE), reference_id, paid_at, arrears_amount, arrears_since,
+mandate_expires_at. Reads every subscription of the store.
+
+Exit codes: 0 written; 2 bad usage or no subscriptions folder; 3 the store unreachable.
+`;
+
+export const subscriptionsReportCommand = defineCommand({
+  name: 'subscriptions report',
+  summary: "finance's report: per period who paid, arrears, invoices, renewals (CSV or JSON)",
+  usage: REPORT_USAGE,
+  flags: {
+    from: { type: 'string' },
+    to: { type: 'string' },
+    'state-dir': { type: 'string' },
+    store: { type: 'string' },
+    json: { type: 'boolean' },
+  },
+  async run(command) {
+    const { args } = command;
+    const fromText = args.text('from');
+    const toText = args.text('to');
+    if (fromText === undefined || toText === undefined) {
+      throw new UsageError('subscriptions report needs --from and --to (ISO 8601 times)');
+    }
+    const from = isoTime(fromText, '--from').getTime();
+    const to = isoTime(toText, '--to').getTime();
+    if (to <= from) throw new UsageError('--to must be after --from');
+    const { store, close } = await openSubscriptionState(args);
+    try {
+      const report = await buildReport(store, from, to);
+      command.print(report, reportCsv(report).trimEnd());
+    } finally {
+      await close();
+    }
+    return 0;
   },
 });

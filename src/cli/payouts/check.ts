@@ -5,14 +5,7 @@ import { CsvError, type CsvRecord, readCsvRecords } from '../csv';
 import { CliFailure, ExitCode } from '../output';
 import { RowChecker, type RowProblem } from './problems';
 import { RowPrints, rowPrint } from './row-prints';
-import {
-  BODY_COLUMNS,
-  CSV_OPERATIONS,
-  type CsvOperation,
-  payoutRecords,
-  rowError,
-  rowItem,
-} from './rows';
+import { BODY_COLUMNS, type CsvOperation, csvRole, payoutRecords, rowError, rowItem } from './rows';
 
 /** What the first reading found. */
 export interface FileCheck {
@@ -41,7 +34,7 @@ export async function checkFile(
     await access(file);
     const checker = new RowChecker(operation);
     const prints = new RowPrints();
-    const role = CSV_OPERATIONS[operation];
+    const role = csvRole(operation);
     let rows = 0;
     for await (const record of payoutRecords(file)) {
       const item = rowItem(record, operation);

@@ -9,7 +9,7 @@ import { replaceFile } from '../private-file';
 import { common, printsFromText, printsToText, union } from './row-prints';
 
 /**
- * The repeat guard (DESIGN 9.2): `payouts` refuses a file whose rows another batch of
+ * The repeat guard (docs/cli.md): `payouts` refuses a file whose rows another batch of
  * the same state folder paid within `--repeat-window`. Each run of a batch (not a dry
  * run) appends one line to that batch's ledger, `<state-dir>/payouts/batch-<id>.jsonl`,
  * flushed before the first send: when it ran, and the prints of its payable rows

@@ -1,24 +1,35 @@
-import type { BatchItem } from '../../batches/types';
+import type { BatchItem, BatchOperation } from '../../batches/types';
+import { listOperations } from '../../payments/catalogue';
+import { requestToPayBody } from '../../schemas/collection';
+import { transferBody } from '../../schemas/transactions';
 import { CsvError, type CsvRecord, readCsvRecords } from '../csv';
 
 /**
- * The rows of a `payouts` CSV file as batch items (DESIGN 8.3): `key`, `amount`,
+ * The rows of a `payouts` CSV file as batch items (docs/cli.md): `key`, `amount`,
  * `currency`, and `msisdn` or `partyIdType` + `partyId`; optional `externalId` (default
  * the key), `payerMessage`, `payeeNote`. Every other column is carried to the results.
  */
 
-/** The operations a row's columns make a body for, and the party the row names. */
-export const CSV_OPERATIONS = {
-  'disbursement.transfer': 'payee',
-  'disbursement.deposit': 'payee',
-  'disbursement.depositV2': 'payee',
-  'remittance.transfer': 'payee',
-  'collection.requestToPay': 'payer',
-  'collection.requestToWithdraw': 'payer',
-  'collection.requestToWithdrawV1': 'payer',
-} as const;
+/**
+ * The operations a row's columns make a body for, and the party the row names: from the
+ * kernel's catalogue (src/payments/catalogue.ts, read from the operation tables), every
+ * operation a list can run whose body is a plain payment's (amount, currency, externalId,
+ * the payee's or the payer's party, the two notes), in the tables' order. Never listed here.
+ */
+const ROW_BODIES: ReadonlySet<unknown> = new Set([transferBody, requestToPayBody]);
+export const CSV_OPERATIONS: ReadonlyMap<string, 'payee' | 'payer'> = new Map(
+  listOperations()
+    .filter((op) => ROW_BODIES.has(op.body))
+    .map((op) => [op.name, op.party === 'payer' ? 'payer' : 'payee']),
+);
 
-export type CsvOperation = keyof typeof CSV_OPERATIONS;
+/** An operation a CSV's rows can be (checked against `CSV_OPERATIONS` where it is read). */
+export type CsvOperation = BatchOperation;
+
+/** The party a row of `operation` names. */
+export function csvRole(operation: CsvOperation): 'payee' | 'payer' {
+  return CSV_OPERATIONS.get(operation) ?? 'payee';
+}
 
 /** The columns the results add after the input's. */
 export const RESULT_COLUMNS = ['referenceId', 'status', 'reason', 'financialTransactionId'];
@@ -89,7 +100,7 @@ export function rowItem(record: CsvRecord, operation: CsvOperation): BatchItem {
     amount: v.amount ?? '',
     currency: v.currency ?? '',
     externalId: v.externalId || key,
-    [CSV_OPERATIONS[operation]]: party,
+    [csvRole(operation)]: party,
   };
   if (v.payerMessage) body.payerMessage = v.payerMessage;
   if (v.payeeNote) body.payeeNote = v.payeeNote;

@@ -1,8 +1,10 @@
 import { join } from 'node:path';
 import { fileBatchStore } from '../../batches/file-store';
 import type { Journal } from '../../contracts/journal';
+import type { SubscriptionStore } from '../../contracts/subscription-store';
 import type { PostgresPool } from '../../postgres/connection';
 import type { ReconcileStores } from '../../reconcile/types';
+import { fileSubscriptionStore } from '../../subscriptions/file-store';
 import { CliFailure, ExitCode, UsageError } from '../output';
 
 /** The SDK's state `--from-store` names, opened: what reconcile lists, and how to let go. */
@@ -12,11 +14,13 @@ export interface OpenedStore {
   stores: ReconcileStores;
   /** The state's journal, for the client: a reference id is looked up where it was sent. */
   journal?: Journal;
+  /** The state's subscription store (`subscriptions due|run|report --store`). */
+  subscriptionStore: SubscriptionStore;
   close(): Promise<void>;
 }
 
-const USAGE_HINT =
-  '--from-store takes file:<state dir> (as payouts --state-dir), redis://... or postgres://...';
+const hint = (flagName: string) =>
+  `${flagName} takes file:<state dir> (as payouts --state-dir), redis://... or postgres://...`;
 
 /**
  * `--from-store <where>`:
@@ -28,29 +32,34 @@ const USAGE_HINT =
  *   journal, the outbox and the batch store of `createPostgresState`.
  * The Redis client (node-redis, else ioredis) and pg are the partner's own, loaded only here.
  */
-export async function openStore(where: string): Promise<OpenedStore> {
+export async function openStore(where: string, flag = '--from-store'): Promise<OpenedStore> {
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(where)?.[1]?.toLowerCase();
-  if (scheme === 'redis' || scheme === 'rediss') return openRedis(where);
-  if (scheme === 'postgres' || scheme === 'postgresql') return openPostgres(where);
+  if (scheme === 'redis' || scheme === 'rediss') return openRedis(where, flag);
+  if (scheme === 'postgres' || scheme === 'postgresql') return openPostgres(where, flag);
   const dir = scheme === 'file' ? where.slice('file:'.length) : where;
   if (scheme !== undefined && scheme !== 'file' && scheme.length > 1) {
-    throw new UsageError(`Unknown store "${scheme}:": ${USAGE_HINT}`);
+    throw new UsageError(`Unknown store "${scheme}:": ${hint(flag)}`);
   }
-  if (dir === '') throw new UsageError(`Missing the folder of file: (${USAGE_HINT})`);
+  if (dir === '') throw new UsageError(`Missing the folder of file: (${hint(flag)})`);
   return {
     label: `file:${dir}`,
     stores: { batchStore: fileBatchStore(join(dir, 'batches')) },
+    subscriptionStore: fileSubscriptionStore(join(dir, 'subscriptions')),
     close: async () => {},
   };
 }
 
 /** The URL without the named parameter, and its value. */
-function takeParam(where: string, name: string): { url: string; value: string | undefined } {
+function takeParam(
+  where: string,
+  name: string,
+  flag: string,
+): { url: string; value: string | undefined } {
   let url: URL;
   try {
     url = new URL(where);
   } catch {
-    throw new UsageError(`--from-store: not a valid URL (${USAGE_HINT})`);
+    throw new UsageError(`${flag}: not a valid URL (${hint(flag)})`);
   }
   const value = url.searchParams.get(name) ?? undefined;
   url.searchParams.delete(name);
@@ -64,22 +73,23 @@ function shown(url: string): string {
   return parsed.toString();
 }
 
-async function load<T>(name: string, what: string): Promise<T> {
+async function load<T>(name: string, what: string, flag: string): Promise<T> {
   try {
     return (await import(name)) as T;
   } catch {
     throw new CliFailure(
-      `--from-store ${what} needs the ${name} package installed beside momo-partner-sdk (npm install ${name})`,
+      `${flag} ${what} needs the ${name} package installed beside momo-partner-sdk (npm install ${name})`,
       ExitCode.usage,
     );
   }
 }
 
-async function openPostgres(where: string): Promise<OpenedStore> {
-  const { url, value: schema } = takeParam(where, 'schema');
+async function openPostgres(where: string, flag: string): Promise<OpenedStore> {
+  const { url, value: schema } = takeParam(where, 'schema', flag);
   const pg = await load<{ default: { Pool: new (o: object) => PgPool & PostgresPool } }>(
     'pg',
     'postgres://',
+    flag,
   );
   const { createPostgresState } = await import('../../postgres/index');
   const pool = new pg.default.Pool({ connectionString: url, max: 4 });
@@ -89,6 +99,7 @@ async function openPostgres(where: string): Promise<OpenedStore> {
     label: shown(url),
     stores: { journal: state.journal, outbox: state.outbox, batchStore: state.batchStore },
     journal: state.journal,
+    subscriptionStore: state.subscriptionStore,
     close: async () => {
       await state.close();
       await pool.end();
@@ -101,15 +112,16 @@ interface PgPool {
   end(): Promise<void>;
 }
 
-async function openRedis(where: string): Promise<OpenedStore> {
-  const { url, value: prefix } = takeParam(where, 'prefix');
-  const { client, quit } = await redisClient(url);
+async function openRedis(where: string, flag: string): Promise<OpenedStore> {
+  const { url, value: prefix } = takeParam(where, 'prefix', flag);
+  const { client, quit } = await redisClient(url, flag);
   const { createRedisState } = await import('../../redis/index');
   const state = createRedisState(client as never, prefix ? { prefix } : {});
   return {
     label: shown(url),
     stores: { journal: state.journal, batchStore: state.batchStore },
     journal: state.journal,
+    subscriptionStore: state.subscriptionStore,
     close: async () => {
       await state.close();
       await quit();
@@ -118,7 +130,10 @@ async function openRedis(where: string): Promise<OpenedStore> {
 }
 
 /** node-redis when installed, else ioredis; connected to `url`. */
-async function redisClient(url: string): Promise<{ client: unknown; quit(): Promise<unknown> }> {
+async function redisClient(
+  url: string,
+  flag: string,
+): Promise<{ client: unknown; quit(): Promise<unknown> }> {
   try {
     const { createClient } = (await import('redis')) as {
       createClient(o: object): {
@@ -130,7 +145,7 @@ async function redisClient(url: string): Promise<{ client: unknown; quit(): Prom
     const client = createClient({ url, socket: { reconnectStrategy: false } });
     client.on('error', () => {});
     await client.connect().catch((error: unknown) => {
-      throw unreachable(url, error);
+      throw unreachable(url, error, flag);
     });
     return { client, quit: () => client.quit() };
   } catch (error) {
@@ -139,11 +154,12 @@ async function redisClient(url: string): Promise<{ client: unknown; quit(): Prom
   const ioredis = await load<{ default: new (url: string, o: object) => IoRedis }>(
     'ioredis',
     'redis:// (node-redis or ioredis)',
+    flag,
   );
   const client = new ioredis.default(url, { lazyConnect: true, maxRetriesPerRequest: 1 });
   client.on('error', () => {});
   await client.connect().catch((error: unknown) => {
-    throw unreachable(url, error);
+    throw unreachable(url, error, flag);
   });
   return { client, quit: () => client.quit() };
 }
@@ -154,7 +170,7 @@ interface IoRedis {
   on(event: string, listener: () => void): void;
 }
 
-function unreachable(url: string, error: unknown): CliFailure {
+function unreachable(url: string, error: unknown, flag: string): CliFailure {
   const reason = error instanceof Error ? error.message : String(error);
-  return new CliFailure(`--from-store ${shown(url)}: cannot connect (${reason})`, ExitCode.api);
+  return new CliFailure(`${flag} ${shown(url)}: cannot connect (${reason})`, ExitCode.api);
 }

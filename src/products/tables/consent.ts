@@ -27,7 +27,7 @@ const getTokenOn = (product: ProductName) =>
 
 /**
  * The consent (CIBA) endpoints. Without a product, the specification's (4.21 and 4.9,
- * Collection's credentials: DESIGN 3, `...withnewcapabilities` → base product); with
+ * Collection's credentials, docs/credentials.md; `...withnewcapabilities` → base product); with
  * one, that product's own (the provider's documents list both on every product).
  */
 export const consentOperations = {

@@ -104,7 +104,7 @@ export const consentRoutes: readonly Route[] = [
   {
     method: 'POST',
     path: '/collectionwithnewcapabilities/v1_0/bc-authorize',
-    // DESIGN 3: ...withnewcapabilities paths belong to their base product.
+    // docs/credentials.md: ...withnewcapabilities paths belong to their base product.
     product: 'collection',
     auth: 'bearer',
     targetEnvironment: 'required',
