@@ -5,10 +5,10 @@
  * the relay does with it. A refusal and a lone "not known yet" (408, 5xx) are pinned by
  * test/postgres/outbox-refusal.test.ts, a 409 (landed) by outbox-adopted.test.ts.
  */
-import { MomoClient, type MomoClientOptions } from 'momo-partner-sdk';
+import { MomoClient, type MomoClientOptions, type OutboxPayment } from 'momo-partner-sdk';
 import { expect, it, vi } from 'vitest';
 import { PAYEE, useSimulator } from '../batches/harness';
-import { allDelivered, freshShop, order } from '../postgres/outbox-support';
+import { allDelivered, freshShop, markOrder, order } from '../postgres/outbox-support';
 import { usePostgres } from '../postgres/support';
 import { describeWithPostgres } from '../support/postgres-server';
 
@@ -38,6 +38,28 @@ describeWithPostgres('the outbox relay and each kind of failure (real PostgreSQL
     });
     return { db, relay, referenceId };
   }
+
+  it('invalid: a stored body this release refuses is FAILED INVALID_INPUT, onSettled runs, nothing sent', async () => {
+    const db = await freshShop(pg15);
+    const pool = pg15.pool();
+    await order(pool, db, 'o-1', PAYEE.ok);
+    // As an intent written by another release would be: the client's check refuses it.
+    await pool.query(
+      `UPDATE "${db.schema}".outbox SET body = jsonb_set(body::jsonb, '{amount}', '"ten"') WHERE key = 'o-1'`,
+    );
+    const seen: OutboxPayment[] = [];
+    const relay = db.outbox.start(client(), { onSettled: markOrder(db.schema, seen) });
+    try {
+      await allDelivered(pool, db.schema);
+    } finally {
+      await relay.stop();
+    }
+    expect(await db.outbox.get('o-1')).toMatchObject({ status: 'FAILED', reason: 'INVALID_INPUT' });
+    expect(seen.map((p) => [p.key, p.status, p.reason])).toEqual([
+      ['o-1', 'FAILED', 'INVALID_INPUT'],
+    ]);
+    expect(h.transferPosts()).toEqual([]);
+  });
 
   it('credentials: QUEUED, sent again later under the same id, and paid', async () => {
     h.sim.inject({ kind: 'status', status: 401, match: TRANSFER, times: 2 });
