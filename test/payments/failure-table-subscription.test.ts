@@ -35,7 +35,7 @@ function world(options: Partial<MomoClientOptions> = {}) {
     sim.requests
       .filter((r) => `${r.method} ${r.path}` === REQUEST_TO_PAY)
       .map((r) => r.headers['x-reference-id']);
-  return { sim, subs, faulty: on(options), posts };
+  return { sim, store, subs, faulty: on(options), posts };
 }
 
 /** Subscribes `keys` at T0 (period 0 due a day later); the clock moved to it, mandates approved. */
@@ -67,6 +67,28 @@ async function faultThenRecheck(w: ReturnType<typeof world>, ...faults: Fault[])
 }
 
 describe('a subscription pass and each kind of failure of a charge', () => {
+  it('invalid: a stored payer the client refuses is a charge FAILED INVALID_INPUT, nothing sent', async () => {
+    const w = world();
+    await w.subs.plan(gymMonthly);
+    const sub = { key: 'member-1', plan: 'gym-monthly', payer: payer('233244555100') };
+    await w.subs.subscribe({ ...sub, startAt: T0 + 2 * DAY });
+    w.sim.clock.advance(DAY);
+    await w.subs.runDue(); // the mandate approved; nothing due yet
+    expect((await w.subs.get('member-1'))?.status).toBe('ACTIVE');
+    // As a record written by another release would be: the client's check refuses it.
+    const stored = await w.store.get('member-1');
+    if (!stored) throw new Error('no subscription stored');
+    const payee = { partyIdType: 'MSISDN' as const, partyId: 'not-a-number' };
+    await w.store.put({ ...stored.subscription, payer: payee }, stored.version);
+    w.sim.clock.advance(DAY);
+    const report = await w.faulty.runDue();
+    expect(report.errors).toEqual([]);
+    expect(await charges(w, 'member-1')).toMatchObject([
+      { status: 'FAILED', reason: 'INVALID_INPUT' },
+    ]);
+    expect(w.posts()).toEqual([]);
+  });
+
   it('refused: the charge FAILED with its code', async () => {
     const w = world();
     const { after } = await faultThenRecheck(w, {
