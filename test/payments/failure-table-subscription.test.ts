@@ -150,11 +150,15 @@ describe('a subscription pass and each kind of failure of a charge', () => {
 
   it('not known yet, then a 401: the charge PENDING, never FAILED; settled by a lookup, paid once', async () => {
     const w = world({ maxRetries: 1 });
-    const { after, settled } = await faultThenRecheck(
+    const { errors, after, settled } = await faultThenRecheck(
       w,
       { kind: 'drop-after-processing', match: REQUEST_TO_PAY },
       { kind: 'status', status: 401, match: REQUEST_TO_PAY, times: 2 },
     );
+    // The 401 concerns the client: reported as for credentials, the charge left as it was.
+    expect(errors).toEqual([
+      { key: 'member-1', error: expect.stringMatching(/^AuthenticationError/) },
+    ]);
     expect(after).toMatchObject([{ status: 'PENDING' }]);
     expect(settled).toMatchObject([{ status: 'SUCCESSFUL' }]);
     expect(
