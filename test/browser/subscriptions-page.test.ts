@@ -86,7 +86,13 @@ describe.skipIf(skipBrowser)(
         .toBe('PENDING');
       expect(await mandate.getByRole('heading').textContent()).toBe(`Pre-approval from ${partner}`);
       expect(await mandate.locator('dd').allTextContents()).toEqual(
-        expect.arrayContaining([MESSAGE, 'GHS', '365 days', '2026-01-05 09:00:00 UTC']),
+        // The mandate's message states its terms, then the plan's message and its tag.
+        expect.arrayContaining([
+          `50 GHS a month (${MESSAGE}), ref ${ref.replace(/-/g, '').slice(0, 8)}`,
+          'GHS',
+          '365 days',
+          '2026-01-05 09:00:00 UTC',
+        ]),
       );
 
       // By keyboard: focus the button, press Enter.
@@ -120,7 +126,8 @@ describe.skipIf(skipBrowser)(
         '2026-02-05 09:01:00 UTC',
         '50 GHS',
         'SUCCESSFUL',
-        '',
+        // Its externalId: the subscription's identity and the period.
+        expect.stringMatching(/^[0-9a-f-]{36}:1$/),
         MESSAGE,
         february?.referenceId,
       ]);
