@@ -9,7 +9,7 @@ import { canonicalDecimal } from '../payments/decimal';
 import type { Plan } from './context';
 
 /**
- * The terms a payer agreed to (DESIGN 10.3): a pre-approval carries no amount and no
+ * The terms a payer agreed to (docs/subscriptions.md): a pre-approval carries no amount and no
  * frequency, so the terms its message stated are kept with the mandate, and they, not the
  * plan as it is now, say what a charge under it may ask.
  */
