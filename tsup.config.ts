@@ -49,7 +49,10 @@ export default defineConfig([
     format: ['esm'],
     dts: declarations,
     splitting: true,
-    clean: true,
+    // No `clean` here: tsup's clean also deletes every declaration in dist/ when this
+    // config's declaration pass starts, which, as it now builds five entries, can come
+    // after ./testing's declarations were written (they went missing). `npm run build`
+    // empties dist/ first instead.
   },
   {
     // CommonJS has no chunks: one file, ky behind a lazy initializer.
