@@ -32,6 +32,8 @@ let redis: ConnectedClient | undefined;
 let shared: RedisState | undefined;
 let momo: MomoClient | undefined;
 let callbackServer: Server | undefined;
+/** When this process let each lookup (GET) and creating call go: its onRequest hook. */
+let sent: { kind: 'get' | 'create'; at: number }[] = [];
 
 const client = () => {
   if (!momo) throw new Error('init first');
@@ -62,6 +64,12 @@ const handlers: Record<string, (input: never) => Promise<unknown>> = {
       tokenStore: shared.tokenStore,
       callbackBus: shared.callbackBus,
       journal: shared.journal,
+      hooks: {
+        onRequest: (info) => {
+          if (info.method === 'GET') sent.push({ kind: 'get', at: Date.now() });
+          else if (info.referenceId !== undefined) sent.push({ kind: 'create', at: Date.now() });
+        },
+      },
       logger: {
         warn: (message) => send({ type: 'log', level: 'warn', message }),
         info: (message) => send({ type: 'log', level: 'info', message }),
@@ -76,6 +84,13 @@ const handlers: Record<string, (input: never) => Promise<unknown>> = {
     await new Promise<void>((resolve) => callbackServer?.listen(0, '127.0.0.1', resolve));
     const address = callbackServer.address();
     return { callbackPort: typeof address === 'object' && address ? address.port : 0 };
+  },
+
+  /** The sends recorded since the last call (and forgets them). */
+  async sends() {
+    const out = sent;
+    sent = [];
+    return out;
   },
 
   /** `count` concurrent balance calls, alternating disbursement and collection. */
