@@ -1,54 +1,51 @@
 import type { Collection } from '../products/collection';
 import type { Disbursement } from '../products/disbursement';
+import type { LookupTraits } from '../products/endpoints';
 import type { Remittance } from '../products/remittance';
+import type { operationTables } from '../products/tables';
 import type { StatusLike } from '../schemas/common';
 import type { TransactionStatus } from '../schemas/tolerant';
 import type { CallbackEvent } from './parse';
 
-/** What a product's status lookup resolves to (its public method's result). */
-type Looked<P, M extends keyof P> = P[M] extends (...args: never[]) => Promise<infer R> ? R : never;
-type D<M extends keyof Disbursement> = Looked<Disbursement, M>;
-type C<M extends keyof Collection> = Looked<Collection, M>;
-type R<M extends keyof Remittance> = Looked<Remittance, M>;
+/** The public product a name's prefix names (consent's operations are never called back). */
+interface CalledBackProducts {
+  disbursement: Disbursement;
+  collection: Collection;
+  remittance: Remittance;
+}
+type Tables = Pick<typeof operationTables, keyof CalledBackProducts>;
+type Rows = { [P in keyof Tables]: Tables[P][keyof Tables[P]] }[keyof Tables];
+
+/** What the public method a lookup's full name (`product.getX`) names resolves to. */
+type LookedUp<Name> = Name extends `${infer P extends keyof CalledBackProducts}.${infer M}`
+  ? M extends keyof CalledBackProducts[P]
+    ? CalledBackProducts[P][M] extends (...args: never[]) => Promise<infer R>
+      ? R
+      : never
+    : never
+  : never;
+
+/** A row's callback entry: a creating call (by its confirming lookup), or a lookup itself. */
+type EntryOf<Row> = Row extends { readonly name: infer N extends string; confirmedBy: infer C }
+  ? { name: N; result: C extends { readonly name: infer L } ? LookedUp<L> : undefined }
+  : Row extends LookupTraits<infer N>
+    ? string extends N
+      ? never
+      : { name: N; result: LookedUp<N> }
+    : never;
+type Entries = EntryOf<Rows>;
 
 /**
  * Every operation a callback can be about, by the name `operation` carries, to what its
  * status lookup returns (`undefined`: the operation has none). The creating calls, and
  * the lookups (`waitForX(id)` on an id this process did not create knows only the
- * lookup). Written from the public product methods, so the declarations need no schema
- * types (`test/types/callbacks.test-d.ts` checks the results by operation).
+ * lookup). Read from the operation tables' types (each creating row names its lookup,
+ * each lookup row its own name), the results from the public product methods, so the
+ * declarations need no schema types (`test/types/callbacks.test-d.ts` pins the map).
  */
-export interface CallbackOperations {
-  'disbursement.transfer': D<'getTransfer'>;
-  'disbursement.deposit': D<'getDeposit'>;
-  'disbursement.refund': D<'getRefund'>;
-  'disbursement.depositV2': D<'getDeposit'>;
-  'disbursement.refundV2': D<'getRefund'>;
-  'disbursement.transferWithConsent': D<'getTransfer'>;
-  'disbursement.merchantPaymentWithConsent': D<'getMerchantPayment'>;
-  'disbursement.getTransfer': D<'getTransfer'>;
-  'disbursement.getDeposit': D<'getDeposit'>;
-  'disbursement.getRefund': D<'getRefund'>;
-  'disbursement.getMerchantPayment': D<'getMerchantPayment'>;
-  'collection.requestToPay': C<'getRequestToPay'>;
-  'collection.requestToWithdraw': C<'getRequestToWithdraw'>;
-  'collection.requestToWithdrawV1': C<'getRequestToWithdraw'>;
-  'collection.preApproval': C<'getPreApproval'>;
-  'collection.createInvoice': C<'getInvoice'>;
-  'collection.createPayment': C<'getPayment'>;
-  'collection.getRequestToPay': C<'getRequestToPay'>;
-  'collection.getRequestToWithdraw': C<'getRequestToWithdraw'>;
-  'collection.getPreApproval': C<'getPreApproval'>;
-  'collection.getInvoice': C<'getInvoice'>;
-  'collection.getPayment': C<'getPayment'>;
-  'collection.redeemVoucher': undefined;
-  'collection.standardDisbursement': undefined;
-  'collection.cancelInvoice': undefined;
-  'remittance.transfer': R<'getTransfer'>;
-  'remittance.cashTransfer': R<'getCashTransfer'>;
-  'remittance.getTransfer': R<'getTransfer'>;
-  'remittance.getCashTransfer': R<'getCashTransfer'>;
-}
+export type CallbackOperations = {
+  [N in Entries['name']]: Extract<Entries, { name: N }>['result'];
+};
 
 /** The operation names a callback event may carry. */
 export type CallbackOperationName = keyof CallbackOperations;

@@ -15,7 +15,8 @@ export type PlanInterval = 'day' | 'week' | 'month' | { days: number };
 
 /**
  * What a payer agreed to: the amount, currency and interval a mandate's message stated
- * (DESIGN 10.3). A charge under the mandate is never above them.
+ * (docs/subscriptions.md, "Terms fixed at approval"). A charge under the mandate is never
+ * above them.
  */
 export interface SubscriptionTerms {
   /** A positive decimal string. */
@@ -25,7 +26,7 @@ export interface SubscriptionTerms {
 }
 
 /**
- * The partner's arrears policy (DESIGN 10.3): how many held periods a late approval
+ * The partner's arrears policy (docs/subscriptions.md): how many held periods a late approval
  * charges in one pass (`catchUp`, default all), and what an unpaid invoice does to the
  * subscription (`unpaid`: `'arrears'`, the default, leaves the period unpaid and listed in
  * arrears and goes on billing; `'cancel'` cancels the subscription).

@@ -128,7 +128,8 @@ function checkOptions(
   return issues;
 }
 
-/** A batch's tag is `<batch id>/<item key>`: each at most 200 characters (DESIGN 9.2). */
+/** A batch's tag is `<batch id>/<item key>`: each at most 200 characters
+ * (docs/assumptions.md, SE2). */
 const MAX_TAG = 401;
 /** A lone surrogate (half of a character): no encoding can carry it. */
 const LONE_SURROGATE = /\p{Cs}/u;

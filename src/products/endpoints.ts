@@ -83,6 +83,15 @@ export interface CreatingTraits<Name extends string, Auth> {
   readonly name: Name;
   readonly auth: Auth;
 }
+/**
+ * What a status lookup's row says besides its schema: its full name as a literal, so that
+ * the callback map (`CallbackOperations`) reads which lookup confirms which call from the
+ * tables' types.
+ */
+export interface LookupTraits<Name extends string> {
+  readonly name: Name;
+  readonly params: typeof referenceIdParam;
+}
 /** `product.name`, or the name as it is when dotted (as `endpoint` builds it). */
 type FullName<P extends string, N extends string> = N extends `${string}.${string}`
   ? N
@@ -99,14 +108,16 @@ export function creating<
   const P extends ProductName,
   const N extends string,
   const X extends Extra = Record<never, never>,
+  const L extends string = string,
 >(
   product: P,
   name: N,
   route: Route,
   body: LazySchema<TBody>,
-  confirm: { lookup: Lookup<R>; callback: CallbackMethod },
+  confirm: { lookup: Lookup<R> & { readonly name: L }; callback: CallbackMethod },
   extra?: X,
-): ConfirmedOperation<TBody, R> & CreatingTraits<FullName<P, N>, AuthOf<X>>;
+): ConfirmedOperation<TBody, R> &
+  CreatingTraits<FullName<P, N>, AuthOf<X>> & { confirmedBy: { readonly name: L } };
 export function creating<
   TBody,
   TResult = undefined,
@@ -145,9 +156,15 @@ export function creating<TBody>(
 }
 
 /** A status lookup by reference id (`{referenceId}` in the path). */
-export const lookup = <TResult extends StatusLike = TransactionResult>(
-  product: ProductName,
-  name: string,
+export const lookup = <
+  TResult extends StatusLike = TransactionResult,
+  const P extends ProductName = ProductName,
+  const N extends string = string,
+>(
+  product: P,
+  name: N,
   route: Route,
   result: LazySchema<TResult> = transactionResult as never,
-): Lookup<TResult> => endpoint(product, name, route, { result }, { params: referenceIdParam });
+): Lookup<TResult> & LookupTraits<FullName<P, N>> =>
+  endpoint(product, name, route, { result }, { params: referenceIdParam }) as Lookup<TResult> &
+    LookupTraits<FullName<P, N>>;

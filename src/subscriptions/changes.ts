@@ -44,7 +44,7 @@ async function update(
 /**
  * `subs.changePlan(key, planId, { from })`: the payer is asked for a new mandate stating
  * the new plan's terms; they apply from the first period starting after its approval (and
- * at or after `from`), the old terms until then (DESIGN 10.3). Terms the same as the
+ * at or after `from`), the old terms until then (docs/subscriptions.md). Terms the same as the
  * mandate's: the plan is changed at once, no mandate asked for. A plan of another interval
  * is refused (the periods are counted by the interval the payer agreed to).
  */

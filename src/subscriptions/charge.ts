@@ -3,7 +3,7 @@ import type { Plan, StepContext } from './context';
 import { create, ids, type Looked, look, operations } from './provider';
 import { mandateTerms, withinTerms } from './terms';
 
-/** Why a charge was not sent: it asks more than its mandate's terms (DESIGN 10.3). */
+/** Why a charge was not sent: it asks more than its mandate's terms (docs/subscriptions.md). */
 export const ABOVE_TERMS = 'ABOVE_MANDATE_TERMS';
 
 /** The money a charge asks: its own (fixed when its period was first charged), else the plan's (a record of an earlier version). */

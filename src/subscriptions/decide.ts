@@ -6,7 +6,7 @@ import { stop } from './mandate';
 import { delayMs, periodStart } from './period';
 import { intervalOf } from './terms';
 
-/** The payer declined the charge's prompt: retried once at most, never dunned (DESIGN 10.3). */
+/** The payer declined the charge's prompt: retried once at most, never dunned (docs/assumptions.md, ST7). */
 const DECLINED = 'APPROVAL_REJECTED';
 
 /** Whether a failure's reason is worth another attempt (a reason the table does not name: yes). */

@@ -38,7 +38,7 @@ function checkOptions(options: SubscriptionsOptions): void {
 }
 
 /**
- * Recurring collections on the provider's pre-approvals (DESIGN 9.3, docs/subscriptions.md):
+ * Recurring collections on the provider's pre-approvals (docs/subscriptions.md):
  * `plan`, `subscribe`, `get`, `list`, `cancel`, `runDue({ now })` and `start()`. Its
  * options are checked at once; the code that does the work is loaded on first use (a
  * chunk of its own in the ESM build: an app that never subscribes never parses it).
@@ -85,7 +85,7 @@ export class Subscriptions {
   }
 
   /**
-   * Changes a subscription's plan the way a payer can trust (DESIGN 10.3): a new mandate
+   * Changes a subscription's plan the way a payer can trust (docs/subscriptions.md): a new mandate
    * stating the new plan's terms is asked for; they apply from the first period starting
    * after its approval (and at or after `from`), the old terms until then.
    */

@@ -4,7 +4,7 @@ import { periodStart } from './period';
 import { intervalOf, mandateTag } from './terms';
 
 /**
- * The rules that say which periods are charged at all (DESIGN 10.3): `endAt` ends it,
+ * The rules that say which periods are charged at all (docs/subscriptions.md): `endAt` ends it,
  * a pause skips, a late approval charges at most the plan's `catchUp` held periods.
  */
 

@@ -8,7 +8,7 @@ import { amount, currency, type Party, party } from '../schemas/common';
 import { validateInput } from '../schemas/validate';
 import { delayMs } from './period';
 
-/** What `subs.plan()` takes (DESIGN 9.3). */
+/** What `subs.plan()` takes (docs/subscriptions.md). */
 export interface PlanInput {
   id: string;
   /** A positive decimal string, e.g. `'50'`. */

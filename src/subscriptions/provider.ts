@@ -12,7 +12,7 @@ import { mismatchReason } from '../payments/verify';
  * each created under a reference id derived from the subscription's key and the secret,
  * so that a lost store, a crash or a second runner re-sends under the same id (a 409)
  * and never charges twice. A 409's transaction is compared with what was meant before
- * it counts (DESIGN 9.1).
+ * it counts (docs/subscriptions.md, "Charges").
  */
 
 const DOMAIN = 'momo-subscription:v1';

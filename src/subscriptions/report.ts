@@ -30,7 +30,7 @@ export interface ReportPeriod {
   paidAt?: number;
 }
 
-/** What `subs.report({ from, to })` gives (DESIGN 10.3, for the finance team). */
+/** What `subs.report({ from, to })` gives (for the finance team: docs/subscriptions.md). */
 export interface SubscriptionsReport {
   from: number;
   to: number;

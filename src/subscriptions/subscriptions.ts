@@ -28,7 +28,7 @@ const issue = (path: string, message: string) => new ValidationError([{ path, me
 
 /**
  * What `Subscriptions` (facade.ts) does once loaded: recurring collections on the
- * provider's pre-approvals (DESIGN 9.3, docs/subscriptions.md).
+ * provider's pre-approvals (docs/subscriptions.md).
  */
 export class SubscriptionEngine {
   readonly #momo: ClientSurface;

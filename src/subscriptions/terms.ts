@@ -9,7 +9,7 @@ import { canonicalDecimal } from '../payments/decimal';
 import type { Plan } from './context';
 
 /**
- * The terms a payer agreed to (DESIGN 10.3): a pre-approval carries no amount and no
+ * The terms a payer agreed to (docs/subscriptions.md): a pre-approval carries no amount and no
  * frequency, so the terms its message stated are kept with the mandate, and they, not the
  * plan as it is now, say what a charge under it may ask.
  */
@@ -32,7 +32,7 @@ export const mandateTerms = (mandate: SubscriptionMandate, plan: Plan): Subscrip
  * The money of the next charge of `sub`'s current period: fixed by the period's first
  * charge (its retries and re-sends keep it), else the terms its mandate stated (the plan's,
  * for a mandate kept before terms were; undefined with neither), never the plan as it is
- * now (DESIGN 10.3).
+ * now (docs/subscriptions.md, "Terms fixed at approval").
  */
 export function periodMoney(
   sub: Subscription,

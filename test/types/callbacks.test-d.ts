@@ -2,6 +2,7 @@ import type {
   CashTransferResult,
   ConfirmedCallback,
   InvoiceResult,
+  PaymentResult,
   PreApprovalResult,
   StatusLike,
   TransactionResult,
@@ -9,6 +10,60 @@ import type {
 import { describe, expectTypeOf, it } from 'vitest';
 
 type Of<N> = Extract<ConfirmedCallback, { operation: N }>;
+
+/** The callback map as the public type gives it: every operation name to its result. */
+type CallbackMap = {
+  [N in NonNullable<ConfirmedCallback['operation']>]: Of<N>['result'];
+};
+
+/**
+ * The map derived from the operation tables, written out once here (never in src/): a row
+ * added, renamed or confirmed by another lookup changes it, and this test says so.
+ */
+interface ExpectedCallbackMap {
+  'disbursement.transfer': TransactionResult;
+  'disbursement.deposit': TransactionResult;
+  'disbursement.refund': TransactionResult;
+  'disbursement.depositV2': TransactionResult;
+  'disbursement.refundV2': TransactionResult;
+  'disbursement.transferWithConsent': TransactionResult;
+  'disbursement.merchantPaymentWithConsent': TransactionResult;
+  'disbursement.getTransfer': TransactionResult;
+  'disbursement.getDeposit': TransactionResult;
+  'disbursement.getRefund': TransactionResult;
+  'disbursement.getMerchantPayment': TransactionResult;
+  'collection.requestToPay': TransactionResult;
+  'collection.requestToWithdraw': TransactionResult;
+  'collection.requestToWithdrawV1': TransactionResult;
+  'collection.preApproval': PreApprovalResult;
+  'collection.createInvoice': InvoiceResult;
+  'collection.createPayment': PaymentResult;
+  'collection.getRequestToPay': TransactionResult;
+  'collection.getRequestToWithdraw': TransactionResult;
+  'collection.getPreApproval': PreApprovalResult;
+  'collection.getInvoice': InvoiceResult;
+  'collection.getPayment': PaymentResult;
+  'collection.redeemVoucher': undefined;
+  'collection.standardDisbursement': undefined;
+  'collection.cancelInvoice': undefined;
+  'remittance.transfer': TransactionResult;
+  'remittance.cashTransfer': CashTransferResult;
+  'remittance.getTransfer': TransactionResult;
+  'remittance.getCashTransfer': CashTransferResult;
+}
+
+describe('the callback map, derived from the operation tables', () => {
+  it('names every creating call and lookup of the called-back products, with its result', () => {
+    expectTypeOf<CallbackMap>().toEqualTypeOf<ExpectedCallbackMap>();
+  });
+
+  it('holds no operation without a table row (no account or consent call)', () => {
+    expectTypeOf<'collection.getAccountBalance'>().not.toExtend<keyof CallbackMap>();
+    expectTypeOf<'consent.bcAuthorize'>().not.toExtend<keyof CallbackMap>();
+    expectTypeOf<'collection.sendDeliveryNotification'>().not.toExtend<keyof CallbackMap>();
+    expectTypeOf<string>().not.toExtend<keyof CallbackMap>();
+  });
+});
 
 describe('ConfirmedCallback: result typed by operation', () => {
   it('narrows on operation to the result of its status lookup', () => {
