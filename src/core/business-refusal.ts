@@ -9,6 +9,7 @@
  */
 
 import { FailureReason } from '../contracts/failure-reason';
+import { parseUrl } from './url';
 
 /**
  * Spec 7.1 codes that refuse the request for good: every FailureReason but those a retry
@@ -151,18 +152,9 @@ function currencyOf(body: string | undefined): string | undefined {
 
 /** The host of a URL the SDK sent to (`host:port`), for a message; never credentials. */
 export function hostOf(url: string | undefined): string | undefined {
-  return parsedUrl(url)?.host;
+  return parseUrl(url)?.host;
 }
 
 function hostNameOf(url: string | undefined): string | undefined {
-  return parsedUrl(url)?.hostname;
-}
-
-function parsedUrl(url: string | undefined): URL | undefined {
-  if (url === undefined) return undefined;
-  try {
-    return new URL(url);
-  } catch {
-    return undefined;
-  }
+  return parseUrl(url)?.hostname;
 }
