@@ -109,8 +109,13 @@ export interface SubscriptionCharge {
   /**
    * `false`: the outcome is recorded but the runner's `onCharge` has not returned for it
    * yet (a store without `putInTransaction` records it so, runs `onCharge`, then records
-   * it again without the mark). Keep it as given: the next pass runs `onCharge` for it
-   * again. Absent otherwise.
+   * it again without the mark): the kernel's one mark (`deliverAtLeastOnce`). Keep it as
+   * given: the next pass runs `onCharge` for it again. Absent otherwise.
+   */
+  delivered?: false | undefined;
+  /**
+   * The same mark as written by earlier versions: still read (the next pass runs
+   * `onCharge` for it and clears it), never written. Keep it as given.
    */
   notified?: false | undefined;
 }
@@ -198,7 +203,7 @@ export interface SubscriptionStore {
   put(subscription: Subscription, expected: number | undefined): Promise<number | undefined>;
   /**
    * Optional (a store without it keeps working: `onCharge` then runs after the write, at
-   * least once by the charge's `notified` mark). As `put`, in one transaction of the
+   * least once by the charge's `delivered: false` mark). As `put`, in one transaction of the
    * store's that also runs `within(tx)`, `tx` the store's transaction handle (the
    * PostgreSQL store's: its pool client), after the write and before the commit: the
    * write and what `within` did commit together. A throw in `within` rolls both back and

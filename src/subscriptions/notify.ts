@@ -3,7 +3,7 @@ import type {
   SubscriptionCharge,
   SubscriptionStore,
 } from '../contracts/subscription-store';
-import { deliverAtLeastOnce, type HookFailed } from '../payments/deliver';
+import { deliverAtLeastOnce, type HookFailed, OWED } from '../payments/deliver';
 import type { SubscriptionChargeEvent, SubscriptionRunnerOptions } from './types';
 
 /** The runner's `onCharge`. */
@@ -11,13 +11,32 @@ export type OnCharge = NonNullable<SubscriptionRunnerOptions['onCharge']>;
 
 /** What `onCharge` (and the pass's report) is given for `charge`: a copy, without its mark. */
 export function eventOf(sub: Subscription, charge: SubscriptionCharge): SubscriptionChargeEvent {
-  const { notified: _, ...rest } = structuredClone(charge);
+  const { notified: _, delivered: __, ...rest } = structuredClone(charge);
   return { key: sub.key, ...rest, subscriptionStatus: sub.status };
+}
+
+/**
+ * Whether `charge`'s outcome is still owed its `onCharge`: the kernel's mark
+ * (`delivered: false`), or `notified: false`, the mark records of earlier versions carry
+ * (read, so that none written before is lost; never written).
+ */
+export const owedOnCharge = (charge: SubscriptionCharge): boolean =>
+  charge.delivered === false || charge.notified === false;
+
+/** Marks `charge`'s outcome owed its `onCharge`, with the kernel's one mark. */
+export function markOwed(charge: SubscriptionCharge): void {
+  Object.assign(charge, OWED);
+}
+
+/** `onCharge` returned (or committed) for `charge`: its mark gone, whichever it was. */
+function clearMark(charge: SubscriptionCharge): void {
+  delete charge.delivered;
+  delete charge.notified;
 }
 
 /** The charges whose outcome is recorded but whose `onCharge` has not returned yet. */
 export const unnotified = (sub: Subscription): SubscriptionCharge[] =>
-  sub.charges.filter((charge) => charge.notified === false);
+  sub.charges.filter(owedOnCharge);
 
 /** `onCharge` threw (or left the store's transaction failed): the pass reports it so. */
 export class OnChargeFailed extends Error {
@@ -53,7 +72,7 @@ export async function putNotifying(
   if (marked.length === 0 || !onCharge || !store.putInTransaction) return store.put(sub, expected);
   const putInTransaction = store.putInTransaction.bind(store);
   const written = structuredClone(sub);
-  for (const charge of written.charges) delete charge.notified;
+  for (const charge of written.charges) clearMark(charge);
   let version: number | undefined;
   const delivery = await deliverAtLeastOnce('onCharge', hookOf(sub, marked, onCharge), {
     recordOwed: async (deliver) => {
@@ -63,7 +82,7 @@ export async function putNotifying(
     recordDelivered: async () => version !== undefined, // delivered in the transaction
   });
   if (delivery.outcome === 'failed') throw new OnChargeFailed(delivery.error);
-  if (version !== undefined) for (const charge of marked) delete charge.notified;
+  if (version !== undefined) for (const charge of marked) clearMark(charge);
   return version;
 }
 
@@ -83,7 +102,7 @@ export async function deliverAfter(
   const delivery = await deliverAtLeastOnce('onCharge', hookOf(sub, marked, onCharge), {
     recordOwed: async () => true, // written with its marks by the pass's writes
     recordDelivered: async () => {
-      for (const charge of marked) delete charge.notified; // written by the pass's last write
+      for (const charge of marked) clearMark(charge); // written by the pass's last write
       return true;
     },
   });

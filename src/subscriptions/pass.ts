@@ -9,7 +9,14 @@ import { forEachLimited } from '../payments/concurrency-limit';
 import { ownerId } from '../payments/ids';
 import { type SubscriptionClaim, SubscriptionClaims } from './claim';
 import { LostClaim, type StepContext } from './context';
-import { deliverAfter, eventOf, OnChargeFailed, putNotifying, unnotified } from './notify';
+import {
+  deliverAfter,
+  eventOf,
+  markOwed,
+  OnChargeFailed,
+  putNotifying,
+  unnotified,
+} from './notify';
 import { step } from './step';
 import type { RunDueReport, SubscriptionChargeEvent, SubscriptionRunnerOptions } from './types';
 
@@ -33,7 +40,7 @@ const PAGE = 1000;
  * all of them), each due subscription claimed (a lease written by compare-and-set: one
  * runner at a time), brought up to date by `step`, and let go. `onCharge` runs at least
  * once per outcome: in the store's transaction that records it (`putInTransaction`), or
- * after it is recorded with the charge marked `notified: false` until it returned.
+ * after it is recorded with the charge marked `delivered: false` until it returned.
  * `concurrency` subscriptions are worked on at once, without a barrier between pages: the
  * next page is read while the last of this one are still in flight, so that one slow
  * charge never holds the others (nor the client's admission stage) idle.
@@ -166,7 +173,7 @@ async function one(
     recheckMs: pass.recheckMs,
     save,
     changed: (_s, charge) => {
-      if (onCharge) charge.notified = false; // cleared once onCharge returned (or committed)
+      if (onCharge) markOwed(charge); // cleared once onCharge returned (or committed)
       changed.push(charge);
     },
   };

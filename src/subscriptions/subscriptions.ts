@@ -9,6 +9,7 @@ import { DEFAULT_LEASE_MS } from '../payments/claims';
 import { cancelMandates } from './cancel';
 import { changePlan, pause, resume } from './changes';
 import { requestMandate, stop } from './mandate';
+import { owedOnCharge } from './notify';
 import { runPass } from './pass';
 import { checkPlan, checkSubscribe, epochMs, type PlanInput, type SubscribeInput } from './plan';
 import { ids } from './provider';
@@ -114,7 +115,7 @@ export class SubscriptionEngine {
   /** A subscription over (cancelled or ended, no outcome still owed its onCharge): its key may be used again. */
   #ended({ subscription: s }: { subscription: Subscription }): boolean {
     const over = s.status === 'CANCELLED' || s.status === 'ENDED';
-    return over && !s.charges.some((c) => c.notified === false);
+    return over && !s.charges.some(owedOnCharge);
   }
 
   #same(stored: Subscription, wanted: ReturnType<typeof checkSubscribe>): Subscription {
@@ -164,7 +165,7 @@ export class SubscriptionEngine {
         sub.reason = `cancelled; mandate ${which} left approved at the provider: it cannot be told apart from another of this payer's`;
       }
       // An outcome still owed its onCharge keeps it due: the next pass runs onCharge.
-      if (sub.charges.some((c) => c.notified === false)) sub.dueAt = this.#now();
+      if (sub.charges.some(owedOnCharge)) sub.dueAt = this.#now();
       sub.lease = undefined;
       sub.updatedAt = this.#now();
       if ((await this.#store.put(sub, stored.version)) !== undefined) return sub;

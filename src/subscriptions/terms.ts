@@ -28,6 +28,23 @@ export const planTerms = (plan: Plan): SubscriptionTerms => ({
 export const mandateTerms = (mandate: SubscriptionMandate, plan: Plan): SubscriptionTerms =>
   mandate.terms ?? planTerms(plan);
 
+/**
+ * The money of the next charge of `sub`'s current period: fixed by the period's first
+ * charge (its retries and re-sends keep it), else the terms its mandate stated (the plan's,
+ * for a mandate kept before terms were; undefined with neither), never the plan as it is
+ * now (DESIGN 10.3).
+ */
+export function periodMoney(
+  sub: Subscription,
+  plan: Plan | undefined,
+): { amount: string; currency: string } | undefined {
+  const first = sub.charges.find((c) => c.period === sub.period && c.amount !== undefined);
+  const terms = sub.mandate.terms ?? (plan ? planTerms(plan) : undefined);
+  const amount = first?.amount ?? terms?.amount;
+  const currency = first?.currency ?? terms?.currency;
+  return amount !== undefined && currency !== undefined ? { amount, currency } : undefined;
+}
+
 /** The interval the subscription's periods are counted by: its mandate's. */
 export const intervalOf = (sub: Subscription, plan: Plan): PlanInterval =>
   mandateTerms(sub.mandate, plan).every;

@@ -65,7 +65,7 @@ export interface SubscriptionRunnerOptions {
    * a pass records: with a store that has transactions (PostgreSQL) in the one that
    * records it, `tx` its client (your update and the outcome commit together; a throw
    * rolls both back, and a later pass records the outcome and runs this again); elsewhere
-   * after it is recorded, `tx` undefined (a throw leaves the charge marked `notified:
+   * after it is recorded, `tx` undefined (a throw leaves the charge marked `delivered:
    * false`, and the next pass runs this again). At least once per outcome: make it
    * idempotent. A throw is in the pass's `errors` (`onCharge: ...`). On PostgreSQL, type
    * `tx` as your client: `onCharge: async (charge, tx?: pg.PoolClient) => { ... }`.

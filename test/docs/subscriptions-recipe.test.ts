@@ -24,9 +24,11 @@ const recipe = collectSnippets(root).find(
 describeWithPostgres('docs/subscriptions.md recipe (PostgreSQL)', () => {
   const pg15 = usePostgres();
 
-  it('a gym member: signed up, a charge failed and retried, invoiced, renewed, cancelled', async () => {
+  it('a gym member: signed up, a charge failed and retried, invoiced, renewed, moved to a dearer plan, reported, cancelled', async () => {
     expect(recipe?.code).toContain('store: db.subscriptionStore');
     expect(recipe?.code).toContain('onCharge: async (charge, tx?: pg.PoolClient)');
+    expect(recipe?.code).toContain("subs.changePlan('member-42', 'gym-monthly-60')");
+    expect(recipe?.code).toContain('subs.report({ from: ');
     const logged: string[] = [];
     const sims: Simulator[] = [];
     const { host, port, user, database } = pg15.server().config;
@@ -71,27 +73,36 @@ describeWithPostgres('docs/subscriptions.md recipe (PostgreSQL)', () => {
     expect(printed.length).toBeGreaterThan(10);
     expect(logged).toEqual(printed);
 
-    // The gym's table: closed at the cancel, four months paid, each booked once.
+    // The gym's table: closed at the cancel, five months paid, each booked once.
     const pool = pg15.pool();
     const members = await pool.query('SELECT id, access, paid_months FROM gym_members');
-    expect(members.rows).toEqual([{ id: 'member-42', access: 'closed', paid_months: 4 }]);
+    expect(members.rows).toEqual([{ id: 'member-42', access: 'closed', paid_months: 5 }]);
     // The SDK's row beside it: cancelled, every charge final and none owed its onCharge.
     const stored = (await postgres.createPostgresState(pool).subscriptionStore.get('member-42'))
       ?.subscription;
-    expect(stored).toMatchObject({ status: 'CANCELLED', reason: 'cancelled', period: 4 });
+    expect(stored).toMatchObject({
+      status: 'CANCELLED',
+      reason: 'cancelled',
+      period: 5,
+      plan: 'gym-monthly-60',
+    });
     expect(stored?.dueAt).toBeUndefined();
-    expect(stored?.charges.map((c) => [c.period, c.attempt, c.status, c.invoice?.status])).toEqual([
-      [0, 1, 'SUCCESSFUL', undefined],
-      [1, 1, 'FAILED', undefined],
-      [1, 2, 'FAILED', undefined],
-      [1, 3, 'FAILED', 'SUCCESSFUL'],
-      [2, 1, 'SUCCESSFUL', undefined],
-      [3, 1, 'SUCCESSFUL', undefined],
+    // Each period's amount the terms its mandate stated: 50 EUR before the change, 60 after.
+    expect(
+      stored?.charges.map((c) => [c.period, c.attempt, c.status, c.invoice?.status, c.amount]),
+    ).toEqual([
+      [0, 1, 'SUCCESSFUL', undefined, '50'],
+      [1, 1, 'FAILED', undefined, '50'],
+      [1, 2, 'FAILED', undefined, '50'],
+      [1, 3, 'FAILED', 'SUCCESSFUL', '50'],
+      [2, 1, 'SUCCESSFUL', undefined, '50'],
+      [3, 1, 'SUCCESSFUL', undefined, '50'],
+      [4, 1, 'SUCCESSFUL', undefined, '60'],
     ]);
-    expect(stored?.charges.some((c) => 'notified' in c)).toBe(false);
+    expect(stored?.charges.some((c) => 'delivered' in c || 'notified' in c)).toBe(false);
 
-    // At the provider: two pre-approvals, the mandate (run out on 1 May) and its renewal
-    // (cancelled by the cancel); one invoice, paid; a request to pay per paid period, sent once
+    // At the provider: three pre-approvals, the mandate (run out on 1 May), its renewal and
+    // the plan change's (both cancelled, by the change and the cancel); one invoice, paid; a request to pay per paid period, sent once
     // (period 1's three attempts were refused on arrival: nothing created).
     const sim = sims[0] as Simulator;
     expect(sims).toHaveLength(1);
@@ -99,12 +110,23 @@ describeWithPostgres('docs/subscriptions.md recipe (PostgreSQL)', () => {
     expect(ops('collection.preApproval').map((t) => t.preApproval?.state)).toEqual([
       'EXPIRED',
       'CANCELLED',
+      'CANCELLED',
+    ]);
+    // The plan change's mandate stated the new terms to the payer.
+    const messages = ops('collection.preApproval').map(
+      (t) => (t.body as { payerMessage?: string }).payerMessage ?? '',
+    );
+    expect(messages.map((m) => /^\d+ EUR a month/.exec(m)?.[0])).toEqual([
+      '50 EUR a month',
+      '50 EUR a month',
+      '60 EUR a month',
     ]);
     expect(ops('collection.createInvoice').map((t) => t.status)).toEqual(['SUCCESSFUL']);
-    expect(ops('collection.requestToPay').map((t) => [t.tag, t.status])).toEqual([
-      ['member-42/0', 'SUCCESSFUL'],
-      ['member-42/2', 'SUCCESSFUL'],
-      ['member-42/3', 'SUCCESSFUL'],
+    expect(ops('collection.requestToPay').map((t) => [t.tag, t.status, t.amount])).toEqual([
+      ['member-42/0', 'SUCCESSFUL', '50'],
+      ['member-42/2', 'SUCCESSFUL', '50'],
+      ['member-42/3', 'SUCCESSFUL', '50'],
+      ['member-42/4', 'SUCCESSFUL', '60'],
     ]);
   }, 120_000);
 });

@@ -73,6 +73,7 @@ describeWithPostgres('subscriptions onCharge in the PostgreSQL store transaction
       },
     ]);
     expect(after?.charges[0]).toMatchObject({ status: 'SUCCESSFUL' });
+    expect(after?.charges[0]).not.toHaveProperty('delivered');
     expect(after?.charges[0]).not.toHaveProperty('notified');
     expect(await rows()).toEqual([{ key: 'member-42', paid_period: 0, status: 'SUCCESSFUL' }]);
   });

@@ -55,7 +55,7 @@ describeWithRedis('RedisSubscriptionStore on one server', () => {
     }
   }, 120_000);
 
-  it('onCharge runs after the write, tx undefined; a throw is kept (notified: false) and run again', async () => {
+  it('onCharge runs after the write, tx undefined; a throw is kept (delivered: false) and run again', async () => {
     const shared = createRedisState(redis.client, { prefix: prefix() });
     try {
       const world = setup({ store: shared.subscriptionStore });
@@ -75,7 +75,7 @@ describeWithRedis('RedisSubscriptionStore on one server', () => {
       expect(first.errors).toEqual([{ key: 'member-42', error: 'onCharge: the ledger is locked' }]);
       expect((await world.subs.get('member-42'))?.charges[0]).toMatchObject({
         status: 'SUCCESSFUL',
-        notified: false,
+        delivered: false,
       });
       world.sim.clock.advance(60_000);
       expect((await world.subs.runDue({ onCharge })).errors).toEqual([]);
@@ -83,7 +83,7 @@ describeWithRedis('RedisSubscriptionStore on one server', () => {
         [0, 'SUCCESSFUL', undefined],
         [0, 'SUCCESSFUL', undefined],
       ]);
-      expect((await world.subs.get('member-42'))?.charges[0]).not.toHaveProperty('notified');
+      expect((await world.subs.get('member-42'))?.charges[0]).not.toHaveProperty('delivered');
       expect(requestsToPay(world.sim).get('member-42/0')).toEqual({ created: 1, successful: 1 });
     } finally {
       await shared.close();

@@ -4,11 +4,12 @@ import type {
   SubscriptionStore,
 } from '../../contracts/subscription-store';
 import { addDecimal } from '../../payments/decimal';
+import { periodMoney } from '../../subscriptions/terms';
 
 /** What is due by a time for one plan (its currency): `subscriptions due`'s row. */
 export interface DueGroup {
   plan: string;
-  /** The plan's currency ('' when the plan is not in the store). */
+  /** The currency of the terms its subscriptions were approved under (else the plan's; '' with neither). */
   currency: string;
   /** Subscriptions of the plan due by then (a charge, a retry, or a mandate to look at). */
   subscriptions: number;
@@ -16,7 +17,10 @@ export interface DueGroup {
   charges: number;
   /** How many of those are retries (the subscription PAST_DUE). */
   retries: number;
-  /** The charges' amount, an exact decimal (charges × the plan's amount). */
+  /**
+   * The charges' amount, an exact decimal: each its own subscription's (its period's amount
+   * if already charged, else the terms its mandate stated), never the plan's current amount.
+   */
   amount: string;
   /** Due, but waiting for the payer to approve the mandate (charged once approved). */
   awaitingMandate: number;
@@ -44,7 +48,9 @@ export async function dueBy(store: SubscriptionStore, until: Date): Promise<DueR
   for (const sub of subs) {
     if (!plans.has(sub.plan)) plans.set(sub.plan, await store.getPlan(sub.plan));
     const plan = plans.get(sub.plan);
-    const currency = plan?.currency ?? '';
+    // The subscription's own terms: a plan redefined since its mandate changes none of them.
+    const money = periodMoney(sub, plan);
+    const currency = money?.currency ?? plan?.currency ?? '';
     const id = `${sub.plan}\u0000${currency}`;
     const group = groups.get(id) ?? emptyGroup(sub.plan, currency);
     groups.set(id, group);
@@ -53,9 +59,9 @@ export async function dueBy(store: SubscriptionStore, until: Date): Promise<DueR
     if (!chargeDue(sub, at)) continue;
     group.charges += 1;
     if (sub.status === 'PAST_DUE') group.retries += 1;
-    if (!plan) continue;
-    group.amount = addDecimal(group.amount, plan.amount);
-    totals[currency] = addDecimal(totals[currency] ?? '0', plan.amount);
+    if (!money) continue;
+    group.amount = addDecimal(group.amount, money.amount);
+    totals[currency] = addDecimal(totals[currency] ?? '0', money.amount);
   }
   const sorted = [...groups.values()].sort(
     (a, b) => a.plan.localeCompare(b.plan) || a.currency.localeCompare(b.currency),
