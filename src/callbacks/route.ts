@@ -1,4 +1,5 @@
 import { TOKEN_PARAMETER, TOKEN_PLACEHOLDER } from '../core/callback-token';
+import { parseUrl } from '../core/url';
 import { ValidationError } from '../errors';
 import { UUID_V4 } from '../schemas/common';
 
@@ -27,7 +28,7 @@ const MARK = (field: Field) => `momo-${field.toLowerCase()}-placeholder`;
 export function routeReader(template: string | undefined): RouteReader {
   if (template === undefined) {
     return (url) => {
-      const parsed = parse(url);
+      const parsed = parseUrl(url);
       if (!parsed) return undefined;
       const segments = parsed.pathname.split('/').map(safeDecode);
       return {
@@ -38,7 +39,7 @@ export function routeReader(template: string | undefined): RouteReader {
   }
   const route = compile(template);
   return (url) => {
-    const parsed = parse(url);
+    const parsed = parseUrl(url);
     const matched = parsed && route.path.exec(parsed.pathname);
     if (!parsed || !matched) return undefined;
     const found: RouteMatch = {};
@@ -112,10 +113,6 @@ function compile(template: string): Compiled {
     if (value === MARK('token')) queryFields.push([name, 'token']);
   }
   return { path: new RegExp(`^${source}/?$`), pathTemplate, pathFields, queryFields };
-}
-
-function parse(url: string): URL | undefined {
-  return URL.canParse(url) ? new URL(url) : undefined;
 }
 
 function safeDecode(value: string): string {

@@ -8,24 +8,20 @@
  * codes the service sent.
  */
 
-/** Spec 7.1 codes that refuse the request for good (SERVICE_UNAVAILABLE and INTERNAL_PROCESSING_ERROR stay transient). */
+import { FailureReason } from '../contracts/failure-reason';
+import { parseUrl } from './url';
+
+/**
+ * Spec 7.1 codes that refuse the request for good: every FailureReason but those a retry
+ * alone may cure (SERVICE_UNAVAILABLE and INTERNAL_PROCESSING_ERROR: retryable, nothing for
+ * the payer to do), so both lists cannot drift apart, and the codes FailureReason does not
+ * class.
+ */
 const REFUSAL_CODES: ReadonlySet<string> = new Set([
-  'PAYEE_NOT_FOUND',
-  'PAYER_NOT_FOUND',
-  'NOT_ALLOWED',
-  'NOT_ALLOWED_TARGET_ENVIRONMENT',
-  'INVALID_CALLBACK_URL_HOST',
-  'INVALID_CURRENCY',
-  'NOT_ENOUGH_FUNDS',
-  'PAYER_LIMIT_REACHED',
-  'PAYEE_NOT_ALLOWED_TO_RECEIVE',
-  'PAYMENT_NOT_APPROVED',
-  'RESOURCE_NOT_FOUND',
-  'APPROVAL_REJECTED',
-  'EXPIRED',
-  'TRANSACTION_CANCELED',
+  ...Object.entries(FailureReason)
+    .filter(([, { retryable, payerActionable }]) => payerActionable || !retryable)
+    .map(([code]) => code),
   'TRANSACTION_CANCELED.',
-  'RESOURCE_ALREADY_EXIST',
   'TRANSACTION_NOT_COMPLETED',
   'TRANSACTION_NOT_FOUND',
   'INFORMATIONAL_SCOPE_INSTRUCTION',
@@ -156,18 +152,9 @@ function currencyOf(body: string | undefined): string | undefined {
 
 /** The host of a URL the SDK sent to (`host:port`), for a message; never credentials. */
 export function hostOf(url: string | undefined): string | undefined {
-  return parsedUrl(url)?.host;
+  return parseUrl(url)?.host;
 }
 
 function hostNameOf(url: string | undefined): string | undefined {
-  return parsedUrl(url)?.hostname;
-}
-
-function parsedUrl(url: string | undefined): URL | undefined {
-  if (url === undefined) return undefined;
-  try {
-    return new URL(url);
-  } catch {
-    return undefined;
-  }
+  return parseUrl(url)?.hostname;
 }

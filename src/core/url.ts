@@ -158,11 +158,7 @@ function templateParts(template: string): readonly string[] {
   return parts;
 }
 
-function parseUrl(value: unknown): URL | undefined {
-  if (typeof value !== 'string') return undefined;
-  try {
-    return new URL(value);
-  } catch {
-    return undefined;
-  }
+/** `value` as a URL, or undefined when it is not a string or not an absolute URL. */
+export function parseUrl(value: unknown): URL | undefined {
+  return typeof value === 'string' && URL.canParse(value) ? new URL(value) : undefined;
 }
