@@ -2,7 +2,7 @@ import { isTimeoutError, isValidationError, MomoClient } from 'momo-partner-sdk'
 import { afterEach, describe, expect, it } from 'vitest';
 import { transferBody } from '../support/fake-service';
 import { startLoopbackService } from '../support/loopback-service';
-import { ARRIVAL_JITTER_MS, mostInWindow } from '../support/sliding-window';
+import { mostInWindow } from '../support/sliding-window';
 
 // The admission stage every attempt passes before it is sent: lookupRate for every GET the
 // provider counts, createRate for creating calls, maxConcurrency for all. Real timers and
@@ -96,8 +96,9 @@ describe('lookupRate: N admits at most N counted GETs in any sliding second', ()
     ]);
     expect(creates).toHaveLength(6);
     expect(gets).toHaveLength(4 * 2 + 2 * 3);
+    // Read where the stage lets each call go: a loaded machine delays some arrivals at the
+    // provider and bunches them, which says nothing of the stage.
     expect(mostInWindow(sent.GET)).toBeLessThanOrEqual(N);
-    expect(mostInWindow(gets, 1_000 - ARRIVAL_JITTER_MS)).toBeLessThanOrEqual(N);
   });
 
   it('account-holder checks and balances share the budget with status lookups', async () => {
@@ -113,7 +114,6 @@ describe('lookupRate: N admits at most N counted GETs in any sliding second', ()
     expect(answers).toHaveLength(12);
     expect(gets).toHaveLength(12);
     expect(mostInWindow(sent.GET)).toBeLessThanOrEqual(N);
-    expect(mostInWindow(gets, 1_000 - ARRIVAL_JITTER_MS)).toBeLessThanOrEqual(N);
   });
 });
 
@@ -127,7 +127,6 @@ describe('createRate: N admits at most N creating calls in any sliding second', 
     expect(new Set(accepted.map((a) => a.referenceId)).size).toBe(12);
     expect(creates).toHaveLength(12);
     expect(mostInWindow(sent.POST)).toBeLessThanOrEqual(N);
-    expect(mostInWindow(creates, 1_000 - ARRIVAL_JITTER_MS)).toBeLessThanOrEqual(N);
   });
 
   it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY, '5'])(
