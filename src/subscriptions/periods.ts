@@ -32,7 +32,10 @@ export function endIfOver(ctx: StepContext, sub: Subscription, plan: Plan): bool
   if (isStopped(sub) || sub.endAt === undefined) return isStopped(sub);
   const every = intervalOf(sub, plan);
   const over = periodStart(sub.startAt, every, sub.period) >= sub.endAt;
-  if (!over && !(ctx.now >= sub.endAt && !inFlight(sub))) return false;
+  // Past endAt, a mandate that can still charge first charges the periods that started
+  // before it (a runner behind the clock must not skip them); one that cannot ends now.
+  const stuck = ctx.now >= sub.endAt && !inFlight(sub) && sub.mandate.status !== 'APPROVED';
+  if (!over && !stuck) return false;
   const unpaid: number[] = [];
   for (let p = sub.period; periodStart(sub.startAt, every, p) < sub.endAt; p++) {
     if (!(sub.skipped ?? []).includes(p)) unpaid.push(p);
