@@ -48,7 +48,7 @@ export type TableOperation = Operation<unknown, unknown> & {
 /** Declares a creating call callback-only: the specification gives it no status lookup. */
 export const callbackOnly = (callback: CallbackMethod) => ({ callbackOnly: callback }) as const;
 
-export const referenceIdParam = { referenceId: uuidV4 };
+export const referenceIdParam: { referenceId: LazySchema<string> } = { referenceId: uuidV4 };
 
 /**
  * The operation tables are written one line per endpoint: the fields every endpoint of a

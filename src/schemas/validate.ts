@@ -70,7 +70,7 @@ export function kindOf(value: unknown): string {
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; issues: ValidationIssue[] };
 
 export function parseWith<T>(schema: LazySchema<T>, input: unknown, path = ''): ParseResult<T> {
-  const built = schema();
+  const built = schema() as z.ZodMiniType<T>;
   const read = readerOf(built)(input);
   if (read !== INVALID) return { ok: true, value: read as T };
   // zod decides, and says why. reportInput: the messages tell "got a number" from "is required".

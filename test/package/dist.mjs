@@ -23,9 +23,10 @@ const ALLOWED = {
   'otel.cjs': ['@opentelemetry/api'],
   'otel.d.ts': ['@opentelemetry/api', 'momo-partner-sdk'],
   'otel.d.cts': ['@opentelemetry/api', 'momo-partner-sdk'],
-  // ./postgres: never pg itself (the partner's Pool is passed in); the client by name.
-  'postgres.js': ['momo-partner-sdk', 'node:crypto', 'crypto'],
-  'postgres.cjs': ['momo-partner-sdk', 'node:crypto', 'crypto'],
+  // ./postgres: never pg itself (the partner's Pool is passed in); the client by name, and
+  // the outbox relay it starts by its entry's name (one copy of the driver).
+  'postgres.js': ['momo-partner-sdk', 'momo-partner-sdk/outbox', 'node:crypto', 'crypto'],
+  'postgres.cjs': ['momo-partner-sdk', 'momo-partner-sdk/outbox', 'node:crypto', 'crypto'],
   'postgres.d.ts': ['momo-partner-sdk'],
   'postgres.d.cts': ['momo-partner-sdk'],
   // The drivers: the main entry by name (its error tree), nothing else; their declarations
