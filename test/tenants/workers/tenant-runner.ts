@@ -20,6 +20,8 @@ export interface RunnerInit {
   createRate: number;
   lookupRate: number;
   globalLimits: { createRate?: number; lookupRate?: number };
+  /** Status polling of `wait()` (the bench's big batch waits every deposit). */
+  polling?: { initialDelayMs: number; maxDelayMs: number; timeoutMs: number };
 }
 
 const clients = new Map<string, MomoClient>();
@@ -69,7 +71,8 @@ serveParent({
             baseUrl: input.baseUrl,
             globalLimits: input.globalLimits,
           }),
-          timeoutMs: 120_000,
+          timeoutMs: 600_000,
+          ...(input.polling ? { polling: input.polling } : {}),
         }),
       );
     }
@@ -106,6 +109,29 @@ serveParent({
   async single(input: { key: string }) {
     const accepted = await deposit(client(input.key), 'single');
     return { referenceId: accepted.referenceId };
+  },
+
+  /**
+   * `count` deposits of one tenant queued at once, each then waited to its final status
+   * (its lookups under the overall lookup rate); not awaited: answers at once.
+   */
+  async bigBatch(input: { key: string; count: number }) {
+    const momo = client(input.key);
+    for (let i = 0; i < input.count; i++) {
+      deposit(momo, `big-${i}`)
+        .then((accepted) => accepted.wait())
+        .catch(() => undefined);
+    }
+    return { queued: input.count };
+  },
+
+  /** One deposit of one tenant waited to its final status: ms to accepted and to final. */
+  async singleTimed(input: { key: string; externalId: string }) {
+    const started = Date.now();
+    const accepted = await deposit(client(input.key), input.externalId);
+    const acceptedMs = Date.now() - started;
+    const final = await accepted.wait();
+    return { acceptedMs, finalMs: Date.now() - started, status: final.status };
   },
 
   async close() {
