@@ -2,7 +2,12 @@ import { inspect } from 'node:util';
 import type { RateClass, RateScope, SharedRateBudget } from 'momo-partner-sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 // The tenants entry (momo-partner-sdk/tenants) is registered by the tenant layer's branch.
-import { memoryRateBudget, rateScopeId, tenantRateBudget } from '../../src/tenants/budget';
+import {
+  memoryRateBudget,
+  rateScopeId,
+  tenantClientRates,
+  tenantRateBudget,
+} from '../../src/tenants/budget';
 import { expectNestedCaps, reserveForThreeKeys } from '../support/nested-budget';
 import { mostInWindow } from '../support/sliding-window';
 
@@ -81,6 +86,18 @@ describe('tenantRateBudget', () => {
         globalLimits: { lookupRate: 0 },
       }),
     ).toThrow(/lookupRate must be a positive number/);
+  });
+
+  it('tenantClientRates: a class under globalLimits alone is paced at the overall rate', () => {
+    expect(tenantClientRates({ createRate: 20 }, { lookupRate: 150 })).toEqual({
+      createRate: 20,
+      lookupRate: 150,
+    });
+    expect(tenantClientRates({ createRate: 20, lookupRate: 100 }, { lookupRate: 150 })).toEqual({
+      createRate: 20,
+      lookupRate: 100,
+    });
+    expect(tenantClientRates(undefined, undefined)).toEqual({});
   });
 
   it('memoryRateBudget: each key under its rate and all keys under the overall one (fake time)', async () => {
