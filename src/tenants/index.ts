@@ -3,6 +3,13 @@
  * docs/tenants.md). It imports the client from the main entry by name: one copy of
  * MomoClient, one error tree.
  */
+export {
+  type GlobalRateLimits,
+  memoryRateBudget,
+  rateScopeId,
+  type TenantRateOptions,
+  tenantRateBudget,
+} from './budget';
 export { TenantCallbacks, tenantOfCallback } from './callbacks';
 export { TenantJournal } from './journal';
 export { DEFAULT_MAX_LIVE } from './options';

@@ -1,4 +1,5 @@
 import { MomoClient, type MomoClientOptions, type ResumeOptions } from 'momo-partner-sdk';
+import { tenantRateBudget } from './budget';
 import { TenantCallbacks } from './callbacks';
 import { TenantJournal } from './journal';
 import { type CheckedTenantsOptions, checkTenantsOptions, tenantCallbackUrl } from './options';
@@ -106,8 +107,20 @@ export class Tenants {
   }
 
   #clientOptions(id: string, credentials: TenantCredentials): MomoClientOptions {
-    const { shared, limits, client } = this.#options;
+    const { shared, limits, globalLimits, client } = this.#options;
     const callbackUrl = tenantCallbackUrl(id, credentials.callbackUrl, this.#options.callbackUrl);
+    // The key the provider caps: the tenant's own (a product's, when it has only those).
+    const subscriptionKey =
+      credentials.subscriptionKey ??
+      credentials.disbursement?.subscriptionKey ??
+      credentials.collection?.subscriptionKey ??
+      credentials.remittance?.subscriptionKey ??
+      '';
+    const rateBudget = tenantRateBudget(shared?.rateBudget, {
+      subscriptionKey,
+      baseUrl: credentials.baseUrl,
+      globalLimits,
+    });
     return {
       ...client,
       ...credentials,
@@ -115,7 +128,7 @@ export class Tenants {
       tokenStore: this.#tokenStore,
       journal: shared?.journal && new TenantJournal(shared.journal, id),
       callbackBus: shared?.callbackBus,
-      rateBudget: undefined,
+      rateBudget,
       createRate: limits?.createRate,
       lookupRate: limits?.lookupRate,
     };
