@@ -1,4 +1,10 @@
-import { MomoClient, type MomoClientOptions, type ResumeOptions } from 'momo-partner-sdk';
+import {
+  type Journal,
+  MomoClient,
+  type MomoClientOptions,
+  type ResumeOptions,
+  ValidationError,
+} from 'momo-partner-sdk';
 import { tenantRateBudget } from './budget';
 import { TenantCallbacks } from './callbacks';
 import { TenantJournal } from './journal';
@@ -71,6 +77,22 @@ export class Tenants {
     await this.#making.get(id)?.catch(() => undefined);
     if (!this.#live.has(id)) return;
     await this.#make(id);
+  }
+
+  /**
+   * The tenant's view of the shared journal (its entries only), for `reconcile(momo,
+   * books, { journal })` per merchant. A ValidationError naming `shared.journal` without one.
+   */
+  journal(id: string): Journal {
+    checkTenantId(id, 'tenants.journal');
+    const shared = this.#options.shared?.journal;
+    if (!shared) {
+      throw new ValidationError(
+        [{ path: 'shared.journal', message: 'is needed for a tenant journal' }],
+        { operation: 'tenants.journal' },
+      );
+    }
+    return new TenantJournal(shared, id);
   }
 
   /** One receiver for every tenant's callbacks: `tenants.callbacks.handler({ onEvent })`. */
