@@ -50,6 +50,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   ...Object.fromEntries(
     ['batches/', 'outbox/', 'reconcile/', 'subscriptions/'].map((addOn) => [addOn, ADD_ON_FLOOR]),
   ),
+  /** The job engines' core: the batch runner's item path, never a copy of it. */
+  'engines/': [...ADD_ON_FLOOR, 'batches/'],
 };
 
 /** What each folder must never import. */

@@ -38,7 +38,7 @@ const ALLOWED = {
   // The drivers: the main entry by name (its error tree), nothing else; their declarations
   // share the main entry's declaration files (relative imports).
   ...Object.fromEntries(
-    ['batches', 'reconcile', 'subscriptions', 'outbox'].flatMap((name) => [
+    ['batches', 'reconcile', 'subscriptions', 'outbox', 'bullmq'].flatMap((name) => [
       [`${name}.js`, ['momo-partner-sdk']],
       [`${name}.cjs`, ['momo-partner-sdk']],
       [`${name}.d.ts`, []],
