@@ -1,7 +1,7 @@
 import { checkBatchId } from '../batches/batch-id';
 import type { BatchItem } from '../batches/types';
+import { checkItem } from '../catalogue/check';
 import { ValidationError } from '../errors';
-import { checkItem } from '../payments/check';
 import { checkSecret } from '../payments/ids';
 import { paymentJobId } from './job-id';
 import type { PaymentJobData, PreparedItems } from './types';
