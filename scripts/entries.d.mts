@@ -6,5 +6,6 @@ export declare const DRIVER_ENTRIES: {
   reconcile: string;
   subscriptions: string;
   outbox: string;
+  'graphile-worker': string;
 };
 export declare function errorsFromMainEntry(root: string): Plugin;
