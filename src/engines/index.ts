@@ -25,7 +25,7 @@
  *   engine retry it.
  *
  * - `lookupJob(data)`: the PENDING job's data to add again (`lookup: true`).
- * - `paymentJobId(batch, key)`: the engine job id.
+ * - `await paymentJobId(batch, key)`: the engine job id.
  * - `DEFAULT_LEASE_MS` (15 s): a dead worker's item is taken over after it; set the
  *   engine's own lock/visibility at or under it so its jobs come back as soon.
  *

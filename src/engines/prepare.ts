@@ -64,7 +64,7 @@ export async function prepareItems(options: PrepareItemsOptions): Promise<Prepar
       data = { ...base, kind: 'reject', reason: check.reason };
       prepared.rejected.push({ index: at, key: check.key, reason: check.reason });
     }
-    prepared.jobs.push({ jobId: paymentJobId(batch, check.key), data });
+    prepared.jobs.push({ jobId: await paymentJobId(batch, check.key), data });
   }
   return prepared;
 }

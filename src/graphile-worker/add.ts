@@ -6,6 +6,7 @@
  * (no usable key, a key twice in the call) is only in the result's `rejected`.
  */
 import { type PrepareItemsOptions, prepareItems } from '../engines';
+import { ValidationError } from '../errors';
 import { DEFAULT_SWEEP_EVERY_MS, itemJobKey, PAY_TASK } from './keys';
 import { scheduleSweep } from './sweep';
 import type { GraphileWorkerUtils } from './types';
@@ -35,7 +36,9 @@ export async function addPayments(
   options: AddPaymentsOptions,
 ): Promise<AddedPayments> {
   if (typeof workerUtils?.addJobs !== 'function') {
-    throw new TypeError("addPayments(workerUtils, ...): workerUtils must be makeWorkerUtils()'s");
+    throw new ValidationError([
+      { path: 'workerUtils', message: "must be graphile-worker's makeWorkerUtils() utilities" },
+    ]);
   }
   const { jobs, rejected } = await prepareItems(options);
   const specs = jobs.map(({ data }) => ({

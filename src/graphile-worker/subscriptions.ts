@@ -5,6 +5,7 @@
  * connection for the pass: a worker killed mid-pass drops its connection and with it the
  * lock, at once (a serial job queue would stay locked by the dead worker for 4 hours).
  */
+import { ValidationError } from '../errors';
 import { SUBSCRIPTIONS_TASK } from './keys';
 import type { GraphileTaskList } from './types';
 
@@ -38,7 +39,9 @@ export function subscriptionTasks<R>(
   options: SubscriptionTasksOptions<R> = {},
 ): SubscriptionTasks {
   if (typeof subs?.runDue !== 'function') {
-    throw new TypeError('subscriptionTasks(subs): subs must be new Subscriptions(momo, options)');
+    throw new ValidationError([
+      { path: 'subs', message: 'must be new Subscriptions(momo, options) (with runDue)' },
+    ]);
   }
   const schedule = options.schedule ?? '* * * * *';
   const lockName = options.lockName ?? 'momo:subscriptions';

@@ -38,7 +38,7 @@ const ALLOWED = {
   'graphile-worker.d.ts': [],
   'graphile-worker.d.cts': [],
   ...Object.fromEntries(
-    ['batches', 'reconcile', 'subscriptions', 'outbox'].flatMap((name) => [
+    ['batches', 'reconcile', 'subscriptions', 'outbox', 'bullmq'].flatMap((name) => [
       [`${name}.js`, ['momo-partner-sdk']],
       [`${name}.cjs`, ['momo-partner-sdk']],
       [`${name}.d.ts`, []],
