@@ -31,16 +31,17 @@ export async function startWorker(input: GraphileWorkerInput): Promise<Instance>
 }
 
 /**
- * `count` worker processes; every `killEveryMs` the oldest is SIGKILLed and a new one
- * started in its place (a crash and the orchestrator's restart), until `stop()`.
+ * `count` worker processes; every `killEveryMs` the oldest live one is SIGKILLed and a new
+ * one started in its place (a crash and the orchestrator's restart: the kills keep their
+ * pace however slowly the replacements start), until `stop()`.
  */
 export class KilledWorkers {
   kills = 0;
   readonly #input: GraphileWorkerInput;
   readonly #live: Instance[] = [];
-  readonly #dead: Instance[] = [];
+  readonly #starting = new Set<Promise<void>>();
   #timer: NodeJS.Timeout | undefined;
-  #turn: Promise<void> = Promise.resolve();
+  #killing: Promise<void> = Promise.resolve();
 
   constructor(input: GraphileWorkerInput) {
     this.#input = input;
@@ -52,26 +53,29 @@ export class KilledWorkers {
     );
     this.#live.push(...started);
     this.#timer = setInterval(() => {
-      this.#turn = this.#turn.then(() => this.#killOne());
+      this.#killing = this.#killing.then(() => this.#killOne());
     }, killEveryMs);
   }
 
   async #killOne(): Promise<void> {
-    if (this.#timer === undefined) return;
     const victim = this.#live.shift();
-    if (!victim) return;
+    if (this.#timer === undefined || !victim) return;
     await victim.kill();
-    this.#dead.push(victim);
     this.kills++;
-    this.#live.push(await startWorker(this.#input));
+    const replacement = startWorker(this.#input).then((worker) => {
+      this.#live.push(worker);
+    });
+    this.#starting.add(replacement);
+    void replacement.finally(() => this.#starting.delete(replacement));
   }
 
-  /** Stops killing, then closes every live worker. */
+  /** Stops killing, then closes every live worker (the replacements starting too). */
   async stop(): Promise<void> {
     clearInterval(this.#timer);
     this.#timer = undefined;
-    await this.#turn;
-    await Promise.all(this.#live.map((w) => w.close()));
+    await this.#killing;
+    await Promise.allSettled([...this.#starting]);
+    await Promise.all(this.#live.splice(0).map((w) => w.close()));
   }
 }
 
