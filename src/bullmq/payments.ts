@@ -45,7 +45,7 @@ const DEFAULT_JOB_OPTIONS = { attempts: 25, backoff: { type: 'exponential', dela
 /**
  * One job per item (docs/engines.md), every item checked first: a bad one is REJECTED
  * (returned in `rejected`; its `momo.reject` job records it, sends nothing), never a
- * payment job. Job ids from (batch, key) (`momo-<hex>`): BullMQ ignores an item added
+ * payment job. Job ids from (batch, key, body) (`momo-<hex>`): BullMQ ignores an item added
  * twice while its job is kept; once removed, a job added again finds the store's record
  * and sends nothing again.
  */

@@ -10,7 +10,7 @@
  *   one `{ jobId, data }` per item with a usable key, in input order: `data.kind` 'pay'
  *   (valid) or 'reject' (bad: the job records REJECTED with its reason in the store and
  *   sends nothing). `data` is plain JSON without any secret. `jobId` = `paymentJobId(batch,
- *   key)` (`momo-<hex>`): an engine de-dup hint only. `rejected`: every refused item
+ *   key, content)` (`momo-<hex>`): an engine de-dup hint only. `rejected`: every refused item
  *   `{ index, key, reason }` (bad ones, and keyless or repeated ones, which get no job).
  *
  * - `runPaymentJob(momo, { secret, store }, data, { deadline?, signal? })` -> `PaymentJobResult`
@@ -25,7 +25,8 @@
  *   engine retry it.
  *
  * - `lookupJob(data)`: the PENDING job's data to add again (`lookup: true`).
- * - `await paymentJobId(batch, key)`: the engine job id.
+ * - `await paymentJobId(batch, key, content?)`: the engine job id (content: what the job
+ *   carries, so a changed item gets a job of its own).
  * - `DEFAULT_LEASE_MS` (15 s): a dead worker's item is taken over after it; set the
  *   engine's own lock/visibility at or under it so its jobs come back as soon.
  *

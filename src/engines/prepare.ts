@@ -64,7 +64,8 @@ export async function prepareItems(options: PrepareItemsOptions): Promise<Prepar
       data = { ...base, kind: 'reject', reason: check.reason };
       prepared.rejected.push({ index: at, key: check.key, reason: check.reason });
     }
-    prepared.jobs.push({ jobId: await paymentJobId(batch, check.key), data });
+    const content = [data.kind, data.operation, data.body ?? null, data.callbackUrl ?? null];
+    prepared.jobs.push({ jobId: await paymentJobId(batch, check.key, content), data });
   }
   return prepared;
 }

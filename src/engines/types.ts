@@ -28,8 +28,8 @@ export interface PaymentJobData {
 /** One job to add: its data and an engine job id derived from (batch, key). */
 export interface PreparedJob {
   /**
-   * `momo-<32 hex>`: SHA-256 of (batch, key). A de-duplication hint for the engine while
-   * the job exists; what makes a second run safe is the batch store, not this id.
+   * `momo-<32 hex>`: SHA-256 of (batch, key, what the job carries). A de-duplication hint
+   * for the engine while the job exists; what makes a second run safe is the batch store.
    */
   jobId: string;
   data: PaymentJobData;
