@@ -1,7 +1,7 @@
+import type { ClientJournal } from './client-journal';
 import type { Collection } from './products/collection';
 import type { Disbursement } from './products/disbursement';
 import type { Remittance } from './products/remittance';
-import type { ClientJournal } from './settle/client-journal';
 
 /** The public option types the add-ons pass to the client's methods. */
 export type { RequestOptions } from './core/options';

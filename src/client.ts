@@ -1,12 +1,12 @@
 import { Callbacks } from './callbacks/callbacks';
-import { ClientContext } from './context';
+import { type ClientJournal, JournalView } from './client-journal';
 import type { SharedStateHealthReport } from './contracts/health';
 import type { MomoClientOptions } from './core/options';
+import { ClientContext } from './products/client-context';
 import { Collection } from './products/collection';
 import { Consent } from './products/consent';
 import { Disbursement } from './products/disbursement';
 import { Remittance } from './products/remittance';
-import { type ClientJournal, JournalView } from './settle/client-journal';
 
 /**
  * The client: options checked once, one transport, one token cache and one poller

@@ -14,6 +14,8 @@ export type {
 export { type NodeListener, type NodeRequest, toNodeListener } from './callbacks/node';
 export { type CallbackEvent, parseCallback } from './callbacks/parse';
 export { MomoClient } from './client';
+// scale-out (the Redis parts are in momo-partner-sdk/redis)
+export type { ClientJournal, ResumeOptions, ResumeOutcome } from './client-journal';
 export type {
   BatchClaimToken,
   BatchHandle,
@@ -169,6 +171,4 @@ export type {
   TransferBody,
   TransferResult,
 } from './schemas/transactions';
-// scale-out (the Redis parts are in momo-partner-sdk/redis)
-export type { ClientJournal, ResumeOptions, ResumeOutcome } from './settle/client-journal';
 export { InMemoryJournal, type InMemoryJournalOptions } from './settle/journal';

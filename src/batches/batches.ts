@@ -1,6 +1,6 @@
+import { checkItem } from '../catalogue/check';
 import type { ClientSurface } from '../client-surface';
 import type { BatchHandle } from '../contracts/batch-store';
-import { checkItem } from '../payments/check';
 import { ConcurrencyLimit } from '../payments/concurrency-limit';
 import { fingerprint, ownerId } from '../payments/ids';
 import { pacedCalls } from '../payments/pacing';

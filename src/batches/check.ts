@@ -1,6 +1,6 @@
+import { unknownOperation } from '../catalogue/check';
+import { batchOperation } from '../catalogue/operations';
 import { ValidationError, type ValidationIssue } from '../errors';
-import { batchOperation } from '../payments/catalogue';
-import { unknownOperation } from '../payments/check';
 import { checkSecret } from '../payments/ids';
 import { checkBatchId } from './batch-id';
 import type { BatchRunOptions } from './types';

@@ -3,14 +3,14 @@ import {
   type FinalLike,
   listOperations,
   type PaymentOperation,
-} from '../payments/catalogue';
+} from '../catalogue/operations';
 import type { BatchOperation } from './types';
 
 export type { FinalLike };
 
 /**
  * How a batch (and the outbox) runs one creating operation: the kernel's catalogue entry
- * (src/payments/catalogue.ts, derived from the operation tables).
+ * (src/catalogue/operations.ts, derived from the operation tables).
  */
 export type BatchOperationSpec = PaymentOperation;
 

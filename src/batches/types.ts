@@ -1,5 +1,5 @@
+import type { ListOperationName } from '../catalogue/operations';
 import type { BatchStore } from '../contracts/batch-store';
-import type { ListOperationName } from '../payments/catalogue';
 
 /**
  * An operation a batch (and the outbox, and `payouts`) can run: a creating call with a

@@ -1,5 +1,5 @@
-import type { ClientContext } from '../context';
 import { referenceKey } from '../core/reference-id';
+import type { ClientContext } from '../products/client-context';
 import { isFinal, type StatusLike } from '../schemas/common';
 import type { Confirmation, Confirmer } from './confirmer';
 import { answer, type Delivery, type Found, RETRY_LATER, type Received } from './deliver';

@@ -1,5 +1,5 @@
-import { type ClientContext, sharedContext } from '../context';
 import type { MomoClientOptions } from '../core/options';
+import { type ClientContext, sharedContext } from '../products/client-context';
 import {
   type CallbackHandler,
   type CallbackHandlerOptions,

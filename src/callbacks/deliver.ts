@@ -1,6 +1,6 @@
-import type { ClientContext } from '../context';
 import { referenceKey } from '../core/reference-id';
 import { isNotFoundError } from '../errors';
+import type { ClientContext } from '../products/client-context';
 import { isFinal, type StatusLike } from '../schemas/common';
 import type { Confirmation } from './confirmer';
 import type { ConfirmedCallback } from './events';

@@ -1,5 +1,5 @@
-import type { ClientContext } from '../context';
 import { ValidationError, type ValidationIssue } from '../errors';
+import type { ClientContext } from '../products/client-context';
 import type { StatusLike } from '../schemas/common';
 import { DEFAULT_READ_TIMEOUT_MS } from './body';
 import type { ConfirmedCallback } from './events';

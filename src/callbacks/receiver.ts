@@ -1,6 +1,6 @@
-import type { ClientContext } from '../context';
 import { tokenMatches } from '../core/callback-token';
 import { referenceKey } from '../core/reference-id';
+import type { ClientContext } from '../products/client-context';
 import { type StatusLike, UUID_V4 } from '../schemas/common';
 import { trackedByJournal } from '../settle/callbacks';
 import { AcceptedCallbacks } from './accepted';

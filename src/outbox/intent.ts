@@ -1,6 +1,6 @@
+import { checkItem } from '../catalogue/check';
 import type { OutboxIntent } from '../contracts/outbox-store';
 import { ValidationError, type ValidationIssue } from '../errors';
-import { checkItem } from '../payments/check';
 import { fingerprint, randomReferenceId } from '../payments/ids';
 
 /** An intent once checked: what an outbox store records, with its body's fingerprint. */

@@ -1,3 +1,4 @@
+import { batchOperation, type PaymentOperation } from '../catalogue/operations';
 import type { ClientSurface } from '../client-surface';
 import type {
   OutboxClaim,
@@ -7,7 +8,6 @@ import type {
   OutboxStore,
 } from '../contracts/outbox-store';
 import { isWaitTimeoutError } from '../errors';
-import { batchOperation, type PaymentOperation } from '../payments/catalogue';
 import type { HeldClaim } from '../payments/claims';
 import { type Delivery, deliverAtLeastOnce } from '../payments/deliver';
 import { failureNote, reasonCode, sendFailure } from '../payments/failure';

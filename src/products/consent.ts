@@ -1,13 +1,13 @@
 import * as z from 'zod/mini';
 import { type ConsentRequest, consentError, consentRequest } from '../auth/consent-request';
 import { ConsentToken } from '../auth/consent-token';
-import { sharedContext } from '../context';
 import type { MomoClientOptions, ProductName, RequestOptions } from '../core/options';
 import { checkCallbackUrl } from '../core/url';
 import { ValidationError } from '../errors';
 import { type AuthorizeInput, authorizeInput, type consentTokenResponse } from '../schemas/consent';
 import { lazy, type Output } from '../schemas/lazy';
 import { validateInput } from '../schemas/validate';
+import { sharedContext } from './client-context';
 import type { ProductApi } from './product-api';
 import { consentOperationsOf } from './tables/consent';
 

@@ -1,5 +1,4 @@
 import { AccessToken } from '../auth/access-token';
-import type { Tracked } from '../callbacks/registry';
 import type { WaitTrace } from '../contracts/telemetry';
 import type { Final, WaitOptions } from '../contracts/wait';
 import type { CallInput, CallResult } from '../core/call';
@@ -13,6 +12,7 @@ import type { ProductName, RequestOptions } from '../core/options';
 import { withReferenceId } from '../core/reference-id';
 import type { WaitRequest } from '../polling/poller';
 import type { OperationStatusLike } from '../schemas/tolerant';
+import type { Tracked } from '../settle/registry';
 import type { ConfirmedOperation, Lookup } from './endpoints';
 import type { ProductContext } from './product-context';
 

@@ -1,11 +1,11 @@
 import type { AccessToken } from '../auth/access-token';
 import type { ConsentRequestOptions } from '../auth/consent-token';
-import { sharedContext } from '../context';
 import type { MomoClientOptions, ProductName, RequestOptions } from '../core/options';
 import { type ActiveIdType, activeHolder, basicInfoHolder } from '../schemas/accountholder';
 import type { UserInfo } from '../schemas/remittance';
 import type { Balance, BasicUserInfo } from '../schemas/transactions';
 import { validateInput } from '../schemas/validate';
+import { sharedContext } from './client-context';
 import type { ProductApi } from './product-api';
 import type { basicUserInfoById } from './tables/account';
 import { collectionOperations } from './tables/collection';

@@ -1,15 +1,15 @@
 import type { ApiUserAuthorizer } from '../auth/authorizer';
-import type { OperationRegistry } from '../callbacks/registry';
 import type { Config } from '../core/config';
 import type { Transport } from '../core/transport';
 import type { Poller } from '../polling/poller';
 import type { CallbackFanOut } from '../settle/callback-bus';
 import type { JournalKeeper } from '../settle/journal-keeper';
 import type { Outcomes } from '../settle/outcomes';
+import type { OperationRegistry } from '../settle/registry';
 
 /**
  * What the product verbs (`ProductApi`) use of a client's shared parts. `ClientContext`
- * (src/context.ts), the composition root, is the one implementation: the verbs name this
+ * (client-context.ts), the composition root, is the one implementation: the verbs name this
  * interface, not the class that builds them, so that the two do not import each other.
  */
 export interface ProductContext {

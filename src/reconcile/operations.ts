@@ -1,5 +1,5 @@
+import { findPaymentOperation, isCallbackOnly, paymentOperations } from '../catalogue/operations';
 import type { ClientSurface, RequestOptions } from '../client-surface';
-import { findPaymentOperation, isCallbackOnly, paymentOperations } from '../payments/catalogue';
 import type { ReconcileFound } from './types';
 
 /** One status lookup through the client's public method (its lookup budget applies). */

@@ -38,9 +38,11 @@ export interface IoRedisClient {
   call(command: string, ...args: string[]): Promise<unknown>;
   /** A second connection, for the callback subscriber. */
   duplicate(): unknown;
-  /** Connection errors; 'ready' once connected. */
+  /** Connection errors. */
   on(event: 'error', listener: (error: Error) => void): unknown;
+  /** 'ready' once connected: a client still connecting is waited for. */
   on(event: 'ready', listener: () => void): unknown;
+  /** The 'ready' listener taken off once the wait is over. */
   removeListener(event: 'ready', listener: () => void): unknown;
 }
 

@@ -1,13 +1,13 @@
-import type { Tracked } from '../callbacks/registry';
-import type { ClientContext } from '../context';
-import { lookupOf } from './lookups';
+import type { JournalKeeper } from './journal-keeper';
+import { lookupOf, type OperationsByName } from './lookups';
+import type { Tracked } from './registry';
 
 /**
  * An operation this process never created or awaited, as the journal (shared by every
  * instance when it is Redis) knows it: its name, hence the lookup that confirms it.
  */
 export async function trackedByJournal(
-  ctx: ClientContext,
+  ctx: OperationsByName & { readonly journal: JournalKeeper },
   referenceId: string,
 ): Promise<Tracked | undefined> {
   const entry = await ctx.journal.get(referenceId);

@@ -1,8 +1,15 @@
-import type { ClientContext } from '../context';
 import type { Operation } from '../core/operation';
 import type { StatusLike } from '../schemas/common';
 
 type Lookup = Operation<never, StatusLike>;
+
+/**
+ * What the lookups read of a client: its operations by name (the products' tables, which
+ * lie above settle/, handed down by the client's context).
+ */
+export interface OperationsByName {
+  readonly operationsByName: ReadonlyMap<string, { readonly confirmedBy?: unknown }>;
+}
 
 /**
  * The status lookup that confirms a creating operation, by its name as the journal
@@ -11,7 +18,7 @@ type Lookup = Operation<never, StatusLike>;
  * operation its table declares callback-only (voucher redeem, standard-style
  * disbursement, invoice cancellation).
  */
-export function lookupOf(ctx: ClientContext, operation: string): Lookup | undefined {
+export function lookupOf(ctx: OperationsByName, operation: string): Lookup | undefined {
   // An invoice's or a payment's CREATED is, like PENDING, not final to a wait or a handler.
   return ctx.operationsByName.get(operation)?.confirmedBy as Lookup | undefined;
 }

@@ -1,7 +1,7 @@
+import { findPaymentOperation, type PaymentOperation } from '../catalogue/operations';
 import type { ClientSurface } from '../client-surface';
 import type { SubscriptionChargeStatus } from '../contracts/subscription-store';
 import { isNotFoundError, isWaitTimeoutError } from '../errors';
-import { findPaymentOperation, type PaymentOperation } from '../payments/catalogue';
 import { reasonCode, sendFailure, stopsTheRun } from '../payments/failure';
 import { derivedReferenceId } from '../payments/ids';
 import { pacedCalls } from '../payments/pacing';

@@ -86,6 +86,24 @@ export function importGraph(): Map<string, string[]> {
 }
 
 /**
+ * The graph of src/'s folders: which folder's files import which other folder's (a file at
+ * the top of src/, such as client.ts, stands for itself). A circle here is a knot that no
+ * file-level circle shows: `products/` using `settle/` while a file of `settle/` names a
+ * type of `products/`.
+ */
+export function folderGraph(graph: Map<string, string[]>): Map<string, string[]> {
+  const folderOf = (file: string) => (file.includes('/') ? file.slice(0, file.indexOf('/')) : file);
+  const folders = new Map<string, Set<string>>();
+  for (const [file, targets] of graph) {
+    const from = folderOf(file);
+    const reached = folders.get(from) ?? new Set<string>();
+    folders.set(from, reached);
+    for (const target of targets) if (folderOf(target) !== from) reached.add(folderOf(target));
+  }
+  return new Map([...folders].map(([folder, reached]) => [folder, [...reached]]));
+}
+
+/**
  * Every import circle, each once: one way around it (its first file repeated at the end),
  * then any other file caught in the same knot.
  */

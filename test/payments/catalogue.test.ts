@@ -4,8 +4,8 @@
  */
 import type { BatchOperation } from 'momo-partner-sdk/batches';
 import { describe, expect, it } from 'vitest';
+import { listOperations } from '../../src/catalogue/operations';
 import { CSV_OPERATIONS } from '../../src/cli/payouts/rows';
-import { listOperations } from '../../src/payments/catalogue';
 
 /** Every BatchOperation, once: the compiler refuses a missing or an extra name here. */
 const EVERY_BATCH_OPERATION: Record<BatchOperation, true> = {

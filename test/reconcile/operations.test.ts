@@ -53,7 +53,7 @@ describe('src/reconcile', () => {
       'type ../core/options',
       'type ../schemas/tolerant',
       '../errors',
-      '../payments/catalogue', // the kernel: the catalogue of payment operations
+      '../catalogue/operations', // the catalogue of payment operations
       '../payments/concurrency-limit', // the kernel: its one concurrency limiter
       '../payments/decimal', // the kernel: its one decimal rule
     ]);

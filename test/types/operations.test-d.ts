@@ -5,7 +5,7 @@
  */
 import type { BatchOperation } from 'momo-partner-sdk/batches';
 import { describe, expectTypeOf, it } from 'vitest';
-import type { ListOperationName, PaymentOperationName } from '../../src/payments/catalogue';
+import type { ListOperationName, PaymentOperationName } from '../../src/catalogue/operations';
 
 describe('BatchOperation', () => {
   it("equals the catalogue's creating operations a list can run", () => {

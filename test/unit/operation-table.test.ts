@@ -1,7 +1,7 @@
 import { Collection, Disbursement, Remittance } from 'momo-partner-sdk';
 import { createSimulator } from 'momo-partner-sdk/testing';
 import { describe, expect, it } from 'vitest';
-import { ClientContext } from '../../src/context';
+import { ClientContext } from '../../src/products/client-context';
 // The operation tables are internal: this test reads them where they are declared.
 import type { TableOperation } from '../../src/products/endpoints';
 import { operationTables } from '../../src/products/tables';

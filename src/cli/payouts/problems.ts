@@ -1,5 +1,5 @@
+import { checkItem } from '../../catalogue/check';
 import type { ValidationIssue } from '../../errors';
-import { checkItem } from '../../payments/check';
 import type { CsvRecord } from '../csv';
 
 /**

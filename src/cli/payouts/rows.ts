@@ -1,5 +1,5 @@
 import type { BatchItem, BatchOperation } from '../../batches/types';
-import { listOperations } from '../../payments/catalogue';
+import { listOperations } from '../../catalogue/operations';
 import { requestToPayBody } from '../../schemas/collection';
 import { transferBody } from '../../schemas/transactions';
 import { CsvError, type CsvRecord, readCsvRecords } from '../csv';
@@ -12,7 +12,7 @@ import { CsvError, type CsvRecord, readCsvRecords } from '../csv';
 
 /**
  * The operations a row's columns make a body for, and the party the row names: from the
- * kernel's catalogue (src/payments/catalogue.ts, read from the operation tables), every
+ * kernel's catalogue (src/catalogue/operations.ts, read from the operation tables), every
  * operation a list can run whose body is a plain payment's (amount, currency, externalId,
  * the payee's or the payer's party, the two notes), in the tables' order. Never listed here.
  */

@@ -1,7 +1,7 @@
 import type { ValidationIssue } from '../errors';
+import { nameProblem } from '../payments/key-rules';
 import { parseWith } from '../schemas/validate';
-import { batchOperation, type PaymentOperation } from './catalogue';
-import { nameProblem } from './key-rules';
+import { batchOperation, type PaymentOperation } from './operations';
 
 /** Why an operation name is refused: not one a list can run. */
 export function unknownOperation(): string {

@@ -1,9 +1,9 @@
-import type { ClientContext } from '../context';
-import type { JournalEntry } from '../contracts/journal';
-import type { Final } from '../contracts/wait';
-import { isNotFoundError, ValidationError } from '../errors';
-import type { StatusLike } from '../schemas/common';
-import { lookupOf } from './lookups';
+import type { JournalEntry } from './contracts/journal';
+import type { Final } from './contracts/wait';
+import { isNotFoundError, ValidationError } from './errors';
+import type { ClientContext } from './products/client-context';
+import type { StatusLike } from './schemas/common';
+import { lookupOf } from './settle/lookups';
 
 /** Options of `momo.journal.resume()`. */
 export interface ResumeOptions {

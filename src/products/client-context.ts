@@ -1,17 +1,17 @@
-import { ApiUserAuthorizer } from './auth/authorizer';
-import { OperationRegistry } from './callbacks/registry';
-import { type Config, resolveConfig } from './core/config';
-import type { MomoClientOptions } from './core/options';
-import { loadNodePath } from './core/sender';
-import { Transport } from './core/transport';
-import { Poller } from './polling/poller';
-import type { TableOperation } from './products/endpoints';
-import { ProductApi } from './products/product-api';
-import { operationTables } from './products/tables';
-import { CallbackFanOut } from './settle/callback-bus';
-import { SharedStateHealth } from './settle/health';
-import { JournalKeeper } from './settle/journal-keeper';
-import { Outcomes } from './settle/outcomes';
+import { ApiUserAuthorizer } from '../auth/authorizer';
+import { type Config, resolveConfig } from '../core/config';
+import type { MomoClientOptions } from '../core/options';
+import { loadNodePath } from '../core/sender';
+import { Transport } from '../core/transport';
+import { Poller } from '../polling/poller';
+import { CallbackFanOut } from '../settle/callback-bus';
+import { SharedStateHealth } from '../settle/health';
+import { JournalKeeper } from '../settle/journal-keeper';
+import { Outcomes } from '../settle/outcomes';
+import { OperationRegistry } from '../settle/registry';
+import type { TableOperation } from './endpoints';
+import { ProductApi } from './product-api';
+import { operationTables } from './tables';
 
 /**
  * The composition root: what the products of one client share (options, transport,
