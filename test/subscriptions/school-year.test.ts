@@ -123,6 +123,11 @@ function expectTheYearHeld(result: SchoolResult): void {
   expect(live.map((m) => [m.msisdn, m.message])).toEqual([]);
   const late = mandates.filter((m) => cast(pupils).silent.map(msisdnOf).includes(m.msisdn));
   if (cast(pupils).silent.length > 0) expect(late.some((m) => m.state === 'CANCELLED')).toBe(true);
+  // Renewals: pupil 0's mandate (200 days) renewed in July, then the raised fee's mandate.
+  const pupil0 = mandates.filter((m) => m.msisdn === msisdnOf(0));
+  expect(pupil0.map((m) => stated(m.message)?.amount)).toEqual([150_000, 150_000, 165_000]);
+  expect(pupil0[1]?.at).toBeGreaterThanOrEqual(month(6, 10));
+  expect(pupil0[1]?.at).toBeLessThan(month(6, 24));
   // The store: every subscription ended, its mandates let go.
   expect(
     result.stored.filter((s) => s.status !== 'ENDED').map((s) => [s.key, s.status, s.reason]),
