@@ -177,3 +177,11 @@ END
 $$;
 
 INSERT INTO "momo".migrations (version, name) VALUES (5, 'rate budget') ON CONFLICT DO NOTHING;
+
+-- Version 6: journal tenant
+
+-- The tenant whose credentials sent an operation (momo-partner-sdk/tenants); NULL for a
+-- client of its own. A tenant resumes only its own pending entries.
+ALTER TABLE "momo".journal ADD COLUMN tenant text;
+
+INSERT INTO "momo".migrations (version, name) VALUES (6, 'journal tenant') ON CONFLICT DO NOTHING;

@@ -177,6 +177,15 @@ END
 $$;
 `,
   },
+  {
+    version: 6,
+    name: 'journal tenant',
+    sql: `
+-- The tenant whose credentials sent an operation (momo-partner-sdk/tenants); NULL for a
+-- client of its own. A tenant resumes only its own pending entries.
+ALTER TABLE {schema}.journal ADD COLUMN tenant text;
+`,
+  },
 ];
 
 /** The latest version this release knows. */

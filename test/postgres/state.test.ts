@@ -66,6 +66,7 @@ describeWithPostgres('createPostgresState on a real PostgreSQL', () => {
       { version: 3 },
       { version: 4 },
       { version: 5 },
+      { version: 6 },
     ]);
     expect(await (instances[1] as (typeof instances)[0]).journal.pending()).toEqual([]);
   });
