@@ -6,8 +6,8 @@
 import { MomoClient } from 'momo-partner-sdk';
 import { createPostgresState } from 'momo-partner-sdk/postgres';
 import { createRedisState } from 'momo-partner-sdk/redis';
+import { tenantRateBudget } from 'momo-partner-sdk/tenants';
 import pg from 'pg';
-import { tenantRateBudget } from '../../../src/tenants/budget';
 import { connectClient } from '../../redis/support/clients';
 import { serveParent } from '../../support/worker';
 import type { TenantCredentials } from './partners-provider';
