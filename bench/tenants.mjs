@@ -14,6 +14,9 @@
  *    to its final status: its lookups compete for the overall 150/s), then another tenant's
  *    single deposit waited to its final status, from ask to final; the same single payment
  *    measured first with nothing else running. Its delay is the difference (target <= 5 s).
+ * 3. The tenant layer's cost per call: sequential balance lookups through
+ *    `(await tenants.client(id))` against a bare MomoClient, on the simulator's in-memory
+ *    fetch, rounds alternated, median of same-round ratios (target <= 1.05x).
  *
  * The processes run the sources through tsx (the tenants entry is not built yet). Skipped
  * with a message when redis-server is not installed.
@@ -163,8 +166,13 @@ async function main() {
     console.log(
       `- tenant B's single deposit, ask to final: alone ${(alone.finalMs / 1000).toFixed(2)} s (accepted ${alone.acceptedMs} ms); behind A's batch ${(loaded.finalMs / 1000).toFixed(2)} s (accepted ${loaded.acceptedMs} ms): delay ${delay.toFixed(2)} s (target <= 5 s): ${delay <= 5 ? 'PASS' : 'MISS'}`,
     );
+
+    // 3. The tenant layer's cost per call, in a process of its own.
+    const cost = await spawn(worker('layer-cost.ts'));
+    workers.push(cost);
+    const layer = await cost.call('measure', { rounds: 9, calls: 2_000 });
     console.log(
-      '- tenant layer cost per call vs a bare MomoClient: not measured here (needs the Tenants class of momo-partner-sdk/tenants)',
+      `- tenant layer per call: (await tenants.client(id)).disbursement.getBalance() ${(layer.tenantsMs * 1000).toFixed(1)} µs vs a bare MomoClient ${(layer.bareMs * 1000).toFixed(1)} µs (simulator in memory, ${layer.calls} sequential calls per arm, ${layer.rounds} rounds alternated): ${layer.ratio.toFixed(3)}x (target <= 1.05x): ${layer.ratio <= 1.05 ? 'PASS' : 'MISS'}`,
     );
   } finally {
     for (const w of workers) w.kill();

@@ -1,5 +1,6 @@
 import type { RateClass, RateScope, SharedRateBudget } from 'momo-partner-sdk';
 import { optionError, type PostgresConnection } from './connection';
+import { StoreClock } from './store-clock';
 
 const KINDS: readonly string[] = ['create', 'lookup'];
 /** A scope's id goes into a row's name: a hash, never a raw subscription key. */
@@ -30,13 +31,14 @@ function windowsOf(kind: RateClass, perSecond: number, scope: RateScope | undefi
  * paced class reserves its moment with one statement (`<schema>.rate_reserve`), which
  * locks the rows of its windows (`<schema>.rate_windows`: the class's; a tenant's key and
  * all tenants' together) and returns the earliest moment every window allows, on the
- * database's clock. Handed back on this process's clock by the delay the database gave,
- * measured from when its answer came (a little late, never early): clocks that disagree
- * between hosts do not matter. The same guarantees as the Redis budget's.
+ * database's clock. Handed back on this process's clock through the offset its answers
+ * show (`StoreClock`: never early, late by the same little for every reservation): clocks
+ * that disagree between hosts do not matter. The same guarantees as the Redis budget's.
  */
 export class PostgresRateBudget implements SharedRateBudget {
   readonly scopes = true;
   readonly #db: PostgresConnection;
+  readonly #clock = new StoreClock();
 
   constructor(db: PostgresConnection) {
     this.#db = db;
@@ -66,7 +68,7 @@ export class PostgresRateBudget implements SharedRateBudget {
     if (!(Number.isFinite(at) && Number.isFinite(now))) {
       throw new TypeError('rate_reserve() did not answer with a moment');
     }
-    return answeredAt + Math.max(0, (at as number) - (now as number));
+    return this.#clock.toLocal(at as number, now as number, answeredAt);
   }
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {

@@ -7,6 +7,7 @@ import {
   RedisConnection,
   type RedisOptions,
 } from './connection';
+import { StoreClock } from './store-clock';
 
 /**
  * One reservation in one or two windows at once. KEYS: the windows' sorted sets (reserved
@@ -75,13 +76,14 @@ function windowsOf(
  * `{<prefix>rate}:key:<scope id>:<class>` and, under `globalLimits`,
  * `{<prefix>rate}:all:<class>` together: every window in one cluster slot, so that one
  * script reserves in both atomically. Moments are
- * taken on Redis' clock and handed back on this process's, by the delay Redis gave
- * (measured from when its answer came: a little late, never early), so clocks that
- * disagree between hosts do not matter.
+ * taken on Redis' clock and handed back on this process's through the offset its
+ * answers show (`StoreClock`: never early, late by the same little for every
+ * reservation), so clocks that disagree between hosts do not matter.
  */
 export class RedisRateBudget implements SharedRateBudget {
   readonly scopes = true;
   readonly #redis: RedisConnection;
+  readonly #clock = new StoreClock();
 
   constructor(client: RedisClient | RedisConnection, options: RedisOptions = {}) {
     this.#redis = client instanceof RedisConnection ? client : new RedisConnection(client, options);
@@ -111,7 +113,7 @@ export class RedisRateBudget implements SharedRateBudget {
     if (!(Number.isFinite(at) && Number.isFinite(now))) {
       throw new RedisCommandError('EVALSHA', 'UNEXPECTED_REPLY');
     }
-    return answeredAt + Math.max(0, (at as number) - (now as number));
+    return this.#clock.toLocal(at as number, now as number, answeredAt);
   }
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {

@@ -8,6 +8,7 @@ export {
   memoryRateBudget,
   rateScopeId,
   type TenantRateOptions,
+  tenantClientRates,
   tenantRateBudget,
 } from './budget';
 export { TenantCallbacks, tenantOfCallback } from './callbacks';

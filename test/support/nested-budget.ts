@@ -1,7 +1,6 @@
 import type { RateClass, SharedRateBudget } from 'momo-partner-sdk';
+import { tenantRateBudget } from 'momo-partner-sdk/tenants';
 import { expect } from 'vitest';
-// The tenants entry (momo-partner-sdk/tenants) is registered by the tenant layer's branch.
-import { tenantRateBudget } from '../../src/tenants/budget';
 import { ARRIVAL_JITTER_MS, mostInWindow } from './sliding-window';
 
 /** Per key and all keys together: each binds (3 keys x 4 > 10). */

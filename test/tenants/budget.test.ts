@@ -1,13 +1,12 @@
 import { inspect } from 'node:util';
 import type { RateClass, RateScope, SharedRateBudget } from 'momo-partner-sdk';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-// The tenants entry (momo-partner-sdk/tenants) is registered by the tenant layer's branch.
 import {
   memoryRateBudget,
   rateScopeId,
   tenantClientRates,
   tenantRateBudget,
-} from '../../src/tenants/budget';
+} from 'momo-partner-sdk/tenants';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { expectNestedCaps, reserveForThreeKeys } from '../support/nested-budget';
 import { mostInWindow } from '../support/sliding-window';
 

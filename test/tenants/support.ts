@@ -39,10 +39,40 @@ export function initAll(
   );
 }
 
+/** Most in any sliding second (less the jitter of reading a clock), per key and all keys, by class. */
+function mostOf(times: { key: string; kind: string; at: number }[], keys: string[]) {
+  const window = 1_000 - ARRIVAL_JITTER_MS;
+  const figures: Record<string, number> = {};
+  for (const kind of ['create', 'lookup']) {
+    const ofKind = times.filter((t) => t.kind === kind);
+    figures[`${kind} per key`] = Math.max(
+      ...keys.map((key) =>
+        mostInWindow(
+          ofKind.filter((t) => t.key === key).map((t) => t.at),
+          window,
+        ),
+      ),
+    );
+    figures[`${kind} all`] = mostInWindow(
+      ofKind.map((t) => t.at),
+      window,
+    );
+    // The overall window binds: more than one key's worth in some second (not merely slow).
+    figures[`${kind} all, a full second`] = mostInWindow(
+      ofKind.map((t) => t.at),
+      1_000 + ARRIVAL_JITTER_MS,
+    );
+  }
+  return figures;
+}
+
 /**
- * Every process bursts 6 deposits and 6 balances per tenant at once; at the provider,
- * each key's creating calls and lookups stay under the key's rate, and all keys' under the
- * overall one, in any sliding second (less the arrival jitter); the overall cap is reached.
+ * Every process bursts 6 deposits and 6 balances per tenant at once. Each key's creating
+ * calls and lookups stay under the key's rate, and all keys' under the overall one, in any
+ * sliding second: when the processes let them go (their onRequest hooks, on the machine's
+ * one clock: the budget's work), and as the provider counted them on arrival, where a
+ * loaded machine may stamp together two requests sent apart (one request of tolerance, less
+ * than a missing window would add: 4 keys x 4 = 16 against 10).
  */
 export async function expectNestedCapsAtProvider(processes: Processes, store: RunnerInit['store']) {
   await initAll(processes, store, {
@@ -50,35 +80,40 @@ export async function expectNestedCapsAtProvider(processes: Processes, store: Ru
     lookupRate: RATES.perKey,
     globalLimits: { createRate: RATES.total, lookupRate: RATES.total },
   });
+  await Promise.all(processes.runners.map((runner) => runner.call('sends')));
   const done = await Promise.all(
     processes.runners.map((runner) =>
       runner.call<{ ok: number; failed: string[] }>('burst', { deposits: 6, balances: 6 }),
     ),
   );
   expect(done.flatMap((d) => d.failed)).toEqual([]);
-  const arrivals = await processes.provider.call<Arrival[]>('arrivals');
-  const window = 1_000 - ARRIVAL_JITTER_MS;
   const keys = processes.tenants.map((t) => t.subscriptionKey);
-  const figures: Record<string, number> = {};
-  for (const kind of ['create', 'lookup'] as const) {
-    const ofKind = arrivals.filter((a) => a.kind === kind);
-    // Every call of every process reached the provider once (the budget lets none be lost).
-    expect(ofKind).toHaveLength(processes.runners.length * keys.length * 6);
-    for (const key of keys) {
-      const most = mostInWindow(
-        ofKind.filter((a) => a.key === key).map((a) => a.at),
-        window,
-      );
-      figures[`${kind} per key`] = Math.max(figures[`${kind} per key`] ?? 0, most);
-      expect(most).toBeLessThanOrEqual(RATES.perKey);
-    }
-    const all = ofKind.map((a) => a.at);
-    figures[`${kind} all`] = mostInWindow(all, window);
-    expect(figures[`${kind} all`]).toBeLessThanOrEqual(RATES.total);
-    // The overall window binds: more than one key's worth went in some second.
-    expect(mostInWindow(all, 1_000 + ARRIVAL_JITTER_MS)).toBeGreaterThan(RATES.perKey);
+  const arrivals = await processes.provider.call<Arrival[]>('arrivals');
+  const sends = (
+    await Promise.all(
+      processes.runners.map((runner) =>
+        runner.call<{ key: string; kind: string; at: number }[]>('sends'),
+      ),
+    )
+  ).flat();
+  // Every call of every process reached the provider once.
+  const each = processes.runners.length * keys.length * 6;
+  for (const kind of ['create', 'lookup']) {
+    expect(arrivals.filter((a) => a.kind === kind)).toHaveLength(each);
+    expect(sends.filter((s) => s.kind === kind)).toHaveLength(each);
   }
-  console.info(`most in any sliding second at the provider: ${JSON.stringify(figures)}`);
+  const sent = mostOf(sends, keys);
+  const counted = mostOf(arrivals, keys);
+  console.info(
+    `most in any sliding second: sent ${JSON.stringify(sent)}; at the provider ${JSON.stringify(counted)}`,
+  );
+  for (const kind of ['create', 'lookup']) {
+    expect(sent[`${kind} per key`]).toBeLessThanOrEqual(RATES.perKey);
+    expect(sent[`${kind} all`]).toBeLessThanOrEqual(RATES.total);
+    expect(counted[`${kind} per key`]).toBeLessThanOrEqual(RATES.perKey + 1);
+    expect(counted[`${kind} all`]).toBeLessThanOrEqual(RATES.total + 1);
+    expect(sent[`${kind} all, a full second`]).toBeGreaterThan(RATES.perKey);
+  }
 }
 
 /**

@@ -6,8 +6,8 @@
 import { MomoClient } from 'momo-partner-sdk';
 import { createPostgresState } from 'momo-partner-sdk/postgres';
 import { createRedisState } from 'momo-partner-sdk/redis';
+import { tenantRateBudget } from 'momo-partner-sdk/tenants';
 import pg from 'pg';
-import { tenantRateBudget } from '../../../src/tenants/budget';
 import { connectClient } from '../../redis/support/clients';
 import { serveParent } from '../../support/worker';
 import type { TenantCredentials } from './partners-provider';
@@ -25,6 +25,8 @@ export interface RunnerInit {
 }
 
 const clients = new Map<string, MomoClient>();
+/** When this process let each lookup and creating call go (the clients' onRequest hooks, the machine's one clock). */
+let sent: { key: string; kind: 'lookup' | 'create'; at: number }[] = [];
 let closeStore: () => Promise<void> = async () => {};
 
 const deposit = (momo: MomoClient, externalId: string) =>
@@ -72,11 +74,27 @@ serveParent({
             globalLimits: input.globalLimits,
           }),
           timeoutMs: 600_000,
+          hooks: {
+            onRequest: (info) => {
+              const key = tenant.subscriptionKey;
+              if (info.method === 'GET') sent.push({ key, kind: 'lookup', at: Date.now() });
+              else if (info.referenceId !== undefined) {
+                sent.push({ key, kind: 'create', at: Date.now() });
+              }
+            },
+          },
           ...(input.polling ? { polling: input.polling } : {}),
         }),
       );
     }
     return {};
+  },
+
+  /** The sends recorded since the last call (and forgets them). */
+  async sends() {
+    const out = sent;
+    sent = [];
+    return out;
   },
 
   /** Each tenant: `deposits` creating calls and `balances` lookups, all at once. */
