@@ -74,6 +74,24 @@ export function tenantRateBudget(
   return new ScopedRateBudget(shared, id, limits);
 }
 
+/**
+ * The `createRate` and `lookupRate` a tenant's client needs for `tenantRateBudget` to hold:
+ * a client asks the shared budget only for a class it has a rate of, so a class under
+ * `globalLimits` without a per-key limit gets the overall rate as its key's (one key can
+ * never go faster than all together). Undefined: the class is not paced.
+ */
+export function tenantClientRates(
+  limits: GlobalRateLimits | undefined,
+  globalLimits: GlobalRateLimits | undefined,
+): { createRate?: number; lookupRate?: number } {
+  const createRate = limits?.createRate ?? globalLimits?.createRate;
+  const lookupRate = limits?.lookupRate ?? globalLimits?.lookupRate;
+  return {
+    ...(createRate === undefined ? {} : { createRate }),
+    ...(lookupRate === undefined ? {} : { lookupRate }),
+  };
+}
+
 /** One tenant's view of a scoped budget: each reservation in its key's window and the overall one. */
 class ScopedRateBudget implements SharedRateBudget {
   readonly scopes = false;
