@@ -10,6 +10,7 @@ import {
 } from './env';
 import { environmentFix, isEnvironmentRefusal } from './environment';
 import { CliFailure, ExitCode, type Io, printJson } from './output';
+import { tenantEnv } from './tenants-file';
 
 /** One CLI command: its help text and what it does. Returns the exit code. */
 export interface Command {
@@ -82,7 +83,9 @@ export function defineCommand(spec: CommandSpec): Command {
   };
 }
 
-function commandRun(args: ParsedCommand, io: Io): CommandRun {
+function commandRun(args: ParsedCommand, given: Io): CommandRun {
+  // `--tenant`: the tenant's credential set in place of the environment's MOMO_* ones.
+  const io = args.text('tenant') === undefined ? given : { ...given, env: tenantEnv(given, args) };
   const json = args.flag('json');
   const connection = () => connectionFromEnv(io, args);
   return {

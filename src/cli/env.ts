@@ -4,6 +4,7 @@ import { isApiError } from '../errors';
 import { SANDBOX_BASE_URL } from '../sandbox/sandbox';
 import { flagOrEnv, oneOf, type ParsedCommand } from './args';
 import { type Io, UsageError } from './output';
+import { TENANT_FLAGS, TENANT_HELP } from './tenants-file';
 
 export const PRODUCTS: readonly ProductName[] = ['disbursement', 'collection', 'remittance'];
 
@@ -12,6 +13,7 @@ export const CONNECTION_FLAGS = {
   'base-url': { type: 'string' },
   'target-environment': { type: 'string' },
   json: { type: 'boolean' },
+  ...TENANT_FLAGS,
 } as const;
 
 export const CONNECTION_HELP = `Connection (flags override the environment):
@@ -20,7 +22,7 @@ export const CONNECTION_HELP = `Connection (flags override the environment):
   MOMO_SUBSCRIPTION_KEY, MOMO_API_USER, MOMO_API_KEY; per product, e.g.
   MOMO_COLLECTION_SUBSCRIPTION_KEY, MOMO_COLLECTION_API_USER, MOMO_COLLECTION_API_KEY
   --json                       one JSON object on stdout, for scripts
-`;
+${TENANT_HELP}`;
 
 export function productArg(value: string): ProductName {
   return oneOf(value, PRODUCTS, 'product');

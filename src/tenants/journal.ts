@@ -40,7 +40,8 @@ export class TenantJournal implements Journal {
 
   async *entries(options?: { since?: number }): AsyncIterable<JournalEntry> {
     const all = this.#shared.entries?.(options);
-    if (!all) return;
+    // A shared journal that cannot list says so, rather than listing nothing.
+    if (!all) throw new TypeError('the shared journal has no entries(): it cannot be listed');
     for await (const entry of all) if (entry.tenant === this.#tenant) yield entry;
   }
 

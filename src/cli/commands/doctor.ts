@@ -34,6 +34,8 @@ Exit code 6 when a check failed (warnings do not count).
   --base-url <url>    MOMO_BASE_URL (default https://sandbox.momodeveloper.mtn.com)
   --target-environment <name>  MOMO_TARGET_ENVIRONMENT (default sandbox)
   --json              {"ok":...,"checks":[{"name","status","message","fix"?}]}
+  --tenant <id>       check this tenant's credential set instead (docs/tenants.md),
+  --tenants-file <path>  read from this file (MOMO_TENANTS_FILE)
   -h, --help          show this help
   -v, --version       print the version
 
