@@ -19,6 +19,7 @@ const SELF: Record<string, string> = {
   'momo-partner-sdk/reconcile': 'reconcile/index.ts',
   'momo-partner-sdk/subscriptions': 'subscriptions/index.ts',
   'momo-partner-sdk/outbox': 'outbox/index.ts',
+  'momo-partner-sdk/tenants': 'tenants/index.ts',
   'momo-partner-sdk/graphile-worker': 'graphile-worker/index.ts',
 };
 

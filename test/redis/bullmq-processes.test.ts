@@ -85,9 +85,10 @@ describeWithRedis(
               if (!victim) continue;
               await victim.kill();
               kills++;
+              // Replaced, as an orchestrator would; the next kill does not wait for it.
               const replacement = new BullWorkerProcess(input);
               workers.push(replacement);
-              await replacement.ready().catch(() => {});
+              replacement.ready().catch(() => {});
             }
           })();
           await untilAllFinal(store, queue, batch, SIZE.items, SLOW.timeout - 60_000);

@@ -38,7 +38,8 @@ const ENTRIES: { name: string; entry: string; ceiling: number; packages: string[
     name: 'momo-partner-sdk',
     entry: 'src/index.ts',
     // Not yet at the target: 54,094 B here (53,643 B from dist at the bench, 395 B over
-    // 52 KB). This line keeps it from growing while the rest comes out (docs/size-and-startup.md).
+    // 52 KB); 54,190 B with the client's close() and the token key's digest (the tenant
+    // layer). This line keeps it from growing while the rest comes out (docs/size-and-startup.md).
     ceiling: 54_200,
     packages: ['is-network-error', 'ky', 'p-retry', 'zod'],
   },
@@ -59,8 +60,9 @@ const ENTRIES: { name: string; entry: string; ceiling: number; packages: string[
     entry: DRIVER_ENTRIES.subscriptions,
     // 19.3 KB before round 6's subscription work; measured then 31.2 KB: the catalogue the
     // provider is called through (DESIGN 10.2, as batches: 6.7 KB, the operation tables)
-    // and terms, plan changes, cancel by tag, pause, arrears and the report (10.3: 5.2 KB).
-    ceiling: 31_500,
+    // and terms, plan changes, cancel by tag, pause, arrears and the report (10.3: 5.2 KB);
+    // 31.6 KB with the watch on a mandate approved after its subscription stopped (ST10).
+    ceiling: 31_700,
     packages: ['zod'],
   },
   {
