@@ -29,6 +29,12 @@ const ALLOWED = {
   'postgres.cjs': ['momo-partner-sdk', 'momo-partner-sdk/outbox', 'node:crypto', 'crypto'],
   'postgres.d.ts': ['momo-partner-sdk'],
   'postgres.d.cts': ['momo-partner-sdk'],
+  // ./tenants: the client by name (one MomoClient, one error tree); node:crypto hashes
+  // subscription keys into the rate budget's scopes.
+  'tenants.js': ['momo-partner-sdk', 'node:crypto', 'crypto'],
+  'tenants.cjs': ['momo-partner-sdk', 'node:crypto', 'crypto'],
+  'tenants.d.ts': ['momo-partner-sdk'],
+  'tenants.d.cts': ['momo-partner-sdk'],
   // The drivers: the main entry by name (its error tree), nothing else; their declarations
   // share the main entry's declaration files (relative imports).
   ...Object.fromEntries(

@@ -16,9 +16,13 @@ import { paymentProcessor, type PaymentJobResult } from 'momo-partner-sdk/bullmq
 import { startOutboxRelay } from 'momo-partner-sdk/outbox';
 import { reconcile, type ReconcileResult } from 'momo-partner-sdk/reconcile';
 import { memorySubscriptionStore, Subscriptions } from 'momo-partner-sdk/subscriptions';
+import { Tenants } from 'momo-partner-sdk/tenants';
 import { createSimulator, type Simulator } from 'momo-partner-sdk/testing';
 
 const sim: Simulator = createSimulator();
+// The tenant layer makes the main entry's MomoClient: one declaration of it, shared.
+export const tenants = new Tenants({ resolve: () => sim.credentials });
+export const tenantClient: Promise<MomoClient> = tenants.client('merchant-42');
 const momo: MomoClient = sim.client();
 export const handlers = sim.handlers;
 export async function deposit(): Promise<TransactionResult['status']> {

@@ -28,7 +28,8 @@ const ENTRIES: { name: string; entry: string; ceiling: number; packages: string[
     name: 'momo-partner-sdk',
     entry: 'src/index.ts',
     // Not yet at the target: 54,094 B here (53,643 B from dist at the bench, 395 B over
-    // 52 KB). This line keeps it from growing while the rest comes out (docs/size-and-startup.md).
+    // 52 KB); 54,190 B with the client's close() and the token key's digest (the tenant
+    // layer). This line keeps it from growing while the rest comes out (docs/size-and-startup.md).
     ceiling: 54_200,
     packages: ['is-network-error', 'ky', 'p-retry', 'zod'],
   },
