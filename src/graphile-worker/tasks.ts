@@ -5,6 +5,7 @@
  * deadline, the item's job is handed back as a `momo:lookup` job under the same key
  * (looked up, never sent again); `momo:sweep` re-queues what a dead worker holds (./sweep.ts).
  */
+import { setMaxListeners } from 'node:events';
 import type { ClientSurface } from '../client-surface';
 import type { BatchStore } from '../contracts/batch-store';
 import {
@@ -77,10 +78,28 @@ export function paymentTasks(momo: ClientSurface, options: PaymentTasksOptions):
   return { [PAY_TASK]: payment, [LOOKUP_TASK]: payment, [SWEEP_TASK]: sweep };
 }
 
-/** graphile-worker's abort signal (a graceful shutdown): the job ends PENDING, looked up later. */
+/**
+ * graphile-worker's abort signal (a graceful shutdown): the job ends PENDING, looked up
+ * later. One signal is shared by every job of a worker pool, and each job in flight
+ * listens to it: more than 10 at once (`concurrency`) would print Node's listener-leak
+ * warning on the engine's signal. So jobs listen to one signal of ours per engine signal,
+ * which follows it and may have any number of listeners.
+ */
+const followers = new WeakMap<AbortSignal, AbortSignal>();
+
 function signalOf(helpers: GraphileJobHelpers): { signal?: AbortSignal } {
-  const signal = (helpers as { abortSignal?: AbortSignal }).abortSignal;
-  return signal ? { signal } : {};
+  const engine = (helpers as { abortSignal?: AbortSignal }).abortSignal;
+  if (!engine) return {};
+  let signal = followers.get(engine);
+  if (!signal) {
+    const follower = new AbortController();
+    setMaxListeners(0, follower.signal);
+    if (engine.aborted) follower.abort(engine.reason);
+    else engine.addEventListener('abort', () => follower.abort(engine.reason), { once: true });
+    signal = follower.signal;
+    followers.set(engine, signal);
+  }
+  return { signal };
 }
 
 /** When this process last queued each batch's sweep. */

@@ -79,6 +79,8 @@ export async function missingFromBooks(
       signal?.throwIfAborted();
       const handle = await batchStore.open(batchId);
       for await (const item of handle.records()) {
+        // An engine job's REJECTED item was never sent: nothing the books could lack.
+        if (item.outcome?.status === 'REJECTED') continue;
         const record: ReconcileStoreRecord = {
           referenceId: item.referenceId,
           operation: item.operation,

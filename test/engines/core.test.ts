@@ -1,4 +1,5 @@
 import { Batches, memoryBatchStore } from 'momo-partner-sdk/batches';
+import { reconcile } from 'momo-partner-sdk/reconcile';
 import { describe, expect, it } from 'vitest';
 import { lookupJob, prepareItems, runPaymentJob } from '../../src/engines';
 import { PAYEE, row, useSimulator } from '../batches/harness';
@@ -76,6 +77,12 @@ describe('runPaymentJob', () => {
     ]);
     expect(report.summary.rejected).toBe(1);
     expect(h.transferPosts()).toHaveLength(1);
+    // reconcile from the store: the paid item is what the (empty) books lack; the
+    // REJECTED one was never sent, so it is not listed.
+    const fromStore = await reconcile(momo, [], { batchStore: store });
+    expect(fromStore.items.map((i) => [i.verdict, i.record.key])).toEqual([
+      ['MISSING_FROM_BOOKS', 'k'],
+    ]);
   });
 
   it('not final by its deadline: PENDING, and its lookup job ends it without a second send', async () => {

@@ -19,7 +19,7 @@ import { describeWithRedis, RedisServer } from './support/redis-server';
  */
 const ISSUE = process.env.MOMO_ENGINE_SCALE === 'issue';
 const SIZE = ISSUE
-  ? { items: 2_000, workers: 8, killEveryMs: 10_000, createsPerSecond: 100 }
+  ? { items: 2_000, workers: 8, killEveryMs: 10_000, createsPerSecond: 50 }
   : { items: 600, workers: 4, killEveryMs: 10_000, createsPerSecond: 30 };
 const SETTLE_MS = 200;
 const SLOW = { timeout: ISSUE ? 900_000 : 400_000 };

@@ -1,7 +1,7 @@
 /**
  * One graphile-worker process of a partner's backend (forked by
- * test/postgres/graphile-support.ts through `Instance`): its own pool, a client paced at
- * its share of the provider's caps, and graphile-worker's `run` with the SDK's payment
+ * test/postgres/graphile-support.ts through `Instance`): its own pool, a client paced by
+ * the shared PostgreSQL rate budget at the provider's caps, and graphile-worker's `run` with the SDK's payment
  * tasks (and, when asked, the subscription cron task). The test SIGKILLs it at will.
  */
 import { MomoClient, type MomoClientOptions } from 'momo-partner-sdk';
@@ -22,10 +22,7 @@ export interface GraphileWorkerInput {
   workerSchema: string;
   secret: string;
   concurrency: number;
-  /**
-   * This worker's share of the provider's caps (a cap over the number of workers): the
-   * PostgreSQL state has no shared rate budget yet (DESIGN 10.4's `db.rateBudget`).
-   */
+  /** The provider's caps, kept by every worker together (the PostgreSQL rate budget). */
   createRate: number;
   lookupRate: number;
 }
@@ -49,6 +46,7 @@ serveParent({
       ...input.simulator,
       createRate: input.createRate,
       lookupRate: input.lookupRate,
+      rateBudget: state.rateBudget,
       polling: { initialDelayMs: 50, maxDelayMs: 250, timeoutMs: 60_000 },
     });
     const runner = await run({
