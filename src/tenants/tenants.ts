@@ -5,7 +5,7 @@ import {
   type ResumeOptions,
   ValidationError,
 } from 'momo-partner-sdk';
-import { tenantRateBudget } from './budget';
+import { tenantClientRates, tenantRateBudget } from './budget';
 import { TenantCallbacks } from './callbacks';
 import { TenantJournal } from './journal';
 import { type CheckedTenantsOptions, checkTenantsOptions, tenantCallbackUrl } from './options';
@@ -151,8 +151,9 @@ export class Tenants {
       journal: shared?.journal && new TenantJournal(shared.journal, id),
       callbackBus: shared?.callbackBus,
       rateBudget,
-      createRate: limits?.createRate,
-      lookupRate: limits?.lookupRate,
+      // A class under globalLimits alone is paced too: a client asks the budget only for a
+      // class it has a rate for.
+      ...tenantClientRates(limits, globalLimits),
     };
   }
 

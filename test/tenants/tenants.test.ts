@@ -1,4 +1,11 @@
-import { InMemoryJournal, isValidationError, MomoClient } from 'momo-partner-sdk';
+import {
+  InMemoryJournal,
+  isValidationError,
+  MomoClient,
+  type RateClass,
+  type RateScope,
+  type SharedRateBudget,
+} from 'momo-partner-sdk';
 import { MemoryTokenStore, Tenants, UnknownTenantError } from 'momo-partner-sdk/tenants';
 import { createSimulator } from 'momo-partner-sdk/testing';
 import { describe, expect, it } from 'vitest';
@@ -183,5 +190,26 @@ describe('MemoryTokenStore', () => {
     expect(store.get('k')).toBeUndefined();
     store.set('old', { ...token, expiresAt: Date.now() - 1 });
     expect(store.get('old')).toBeUndefined();
+  });
+});
+
+describe('Tenants: globalLimits alone', () => {
+  it('paces a class limited only by globalLimits through the shared budget', async () => {
+    // A partner's own budget that honours scopes, recording what it is asked.
+    const asked: { kind: RateClass; perSecond: number; scope: RateScope | undefined }[] = [];
+    const rateBudget: SharedRateBudget = {
+      scopes: true,
+      reserve: async (kind, perSecond, _marginMs, scope) => {
+        asked.push({ kind, perSecond, scope });
+        return Date.now();
+      },
+    };
+    const { tenants } = setUp({ shared: { rateBudget }, globalLimits: { lookupRate: 7 } });
+    const momo = await tenants.client('merchant-1');
+    await momo.disbursement.getBalance();
+    const lookups = asked.filter((a) => a.kind === 'lookup');
+    expect(lookups.length).toBeGreaterThan(0);
+    expect(lookups.every((a) => a.scope?.totalPerSecond === 7)).toBe(true);
+    await tenants.close();
   });
 });
