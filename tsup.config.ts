@@ -83,6 +83,11 @@ export default defineConfig([
     external: ['momo-partner-sdk', 'pg'],
   },
   {
+    // The tenant layer takes the client by name: one MomoClient, one error tree.
+    entry: { tenants: 'src/tenants/index.ts' },
+    ...library,
+  },
+  {
     // @opentelemetry/api is the partner's own (an optional peer): one copy, one global registry.
     entry: { otel: 'src/otel/index.ts' },
     ...library,

@@ -6,5 +6,7 @@ export declare const DRIVER_ENTRIES: {
   reconcile: string;
   subscriptions: string;
   outbox: string;
+  bullmq: string;
+  'graphile-worker': string;
 };
 export declare function errorsFromMainEntry(root: string): Plugin;

@@ -13,6 +13,8 @@ export const DRIVER_ENTRIES = {
   reconcile: 'src/reconcile/index.ts',
   subscriptions: 'src/subscriptions/index.ts',
   outbox: 'src/outbox/index.ts',
+  bullmq: 'src/bullmq/index.ts',
+  'graphile-worker': 'src/graphile-worker/index.ts',
 };
 
 /**

@@ -59,7 +59,7 @@ export type {
   OutboxStore,
 } from './contracts/outbox-store';
 export type { ProductName } from './contracts/product';
-export type { RateClass, SharedRateBudget } from './contracts/rate-budget';
+export type { RateClass, RateScope, SharedRateBudget } from './contracts/rate-budget';
 export type {
   PlanInterval,
   StoredSubscription,

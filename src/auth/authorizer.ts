@@ -1,5 +1,6 @@
 import type { ComponentHealth } from '../contracts/health';
 import type { Authorization, Authorizer, CallInput, CallResult } from '../core/call';
+import { callbackToken } from '../core/callback-token';
 import type { Config, Credentials } from '../core/config';
 import { defineOperation, type Operation } from '../core/operation';
 import type { ProductName, TokenStore } from '../core/options';
@@ -148,15 +149,18 @@ export class ApiUserAuthorizer implements Authorizer {
   }
 
   /**
-   * `momo:{product}:{apiUserId}:{targetEnvironment}:{baseUrl}`: a token belongs to the
-   * platform that issued it, so two hosts sharing a token store never get each other's.
+   * `momo:{product}:{apiUserId}:{targetEnvironment}:{baseUrl}:{keyDigest}`: a token belongs
+   * to the platform that issued it and to the subscription key it was issued under (the
+   * provider refuses it with another), so two hosts or two partners (tenants) sharing a
+   * token store never get each other's. The key is a secret: only 16 hex digits of a
+   * one-way digest of it (an HMAC under it, reusing the SHA-256 the entry already has).
    */
   cacheKey(credentials: Credentials): string {
     let key = this.#keys.get(credentials);
     if (key === undefined) {
-      const { product, apiUser } = credentials;
+      const { product, apiUser, subscriptionKey } = credentials;
       const { targetEnvironment, baseUrl } = this.#config;
-      key = `momo:${product}:${apiUser.id}:${targetEnvironment}:${baseUrl}`;
+      key = `momo:${product}:${apiUser.id}:${targetEnvironment}:${baseUrl}:${callbackToken(subscriptionKey.reveal(), '').slice(0, 16)}`;
       this.#keys.set(credentials, key);
     }
     return key;

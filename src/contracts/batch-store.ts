@@ -22,10 +22,12 @@ export interface BatchIntent {
  * it, by a 202 or by a 409 proving an earlier send: a re-run looks it up, sends nothing),
  * then its final status on the provider. A call refused before or on arrival (nothing
  * created) records nothing: a re-run tries it again under the same reference id.
+ * `REJECTED` is written only by the job-engine adapters (momo-partner-sdk/bullmq,
+ * /graphile-worker) for an item refused when it was added: never sent, final, its key used.
  */
 export interface BatchOutcome {
-  status: 'SENT' | 'SUCCESSFUL' | 'FAILED';
-  /** The provider's reason code of a FAILED transaction. */
+  status: 'SENT' | 'SUCCESSFUL' | 'FAILED' | 'REJECTED';
+  /** The provider's reason code of a FAILED transaction; why, for a REJECTED item. */
   reason?: string;
   /** The provider's id of a SUCCESSFUL transaction. */
   financialTransactionId?: string;

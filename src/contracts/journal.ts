@@ -21,6 +21,11 @@ export interface JournalRecord {
    * partner's row after a restart.
    */
   tag?: string;
+  /**
+   * The tenant whose credentials sent it (`momo-partner-sdk/tenants`); absent for a
+   * client of its own. A tenant resumes and confirms only its own entries.
+   */
+  tenant?: string;
 }
 
 /**

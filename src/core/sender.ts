@@ -62,6 +62,11 @@ export class ChosenSender implements Sender {
     return node?.usable() ? node.pool.send(exchange) : this.#fetch.send(exchange);
   }
 
+  /** The Node pool's sockets let go of (no call cut); later exchanges open new ones. */
+  close(): void {
+    this.#nodePath?.pool.close(true);
+  }
+
   #load(): Promise<NodePath | undefined> {
     this.#loading ??= (async () => {
       this.#nodePath = await this.#loadNodePath?.();

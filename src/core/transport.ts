@@ -57,6 +57,11 @@ export class Transport {
     this.#sender.preload();
   }
 
+  /** Sockets let go of, none cut (`MomoClient.close`); later calls open new ones. */
+  close(): void {
+    this.#sender.close();
+  }
+
   /** The ValidationError a call with this input would raise, without sending anything. */
   check(op: Operation<unknown, unknown>, input: CallInput): MomoError | undefined {
     try {

@@ -33,6 +33,7 @@ import { migrate } from './migrations';
 import { channelOf, enqueue, getPayment, listPayments, pendingPayments } from './outbox';
 import { cancelPayment } from './outbox-cancel';
 import { PostgresOutboxStore } from './outbox-store';
+import { PostgresRateBudget } from './rate-budget';
 import { PostgresSubscriptionStore } from './subscription-store';
 import { PostgresTokenStore } from './token-store';
 
@@ -45,6 +46,7 @@ export {
 } from './connection';
 export { PostgresJournal } from './journal';
 export { PostgresOutboxStore } from './outbox-store';
+export { PostgresRateBudget } from './rate-budget';
 export { PostgresSubscriptionStore } from './subscription-store';
 export { PostgresTokenStore } from './token-store';
 
@@ -111,6 +113,11 @@ export interface PostgresState {
   outbox: PostgresOutbox;
   /** Subscriptions any number of runners share (`new Subscriptions(momo, { store, secret })`). */
   subscriptionStore: PostgresSubscriptionStore;
+  /**
+   * One `lookupRate` and `createRate` for every instance (the client option `rateBudget`),
+   * with the tenants' scopes (a key's window and all keys' together).
+   */
+  rateBudget: PostgresRateBudget;
   /** Creates or upgrades the tables in the schema; idempotent, safe on many instances at once. */
   migrate(): Promise<void>;
   /** Stops this state's relays and releases its LISTEN client; the pool stays the partner's. */
@@ -137,6 +144,7 @@ export function createPostgresState(
     batchStore: new PostgresBatchStore(db, leaseMs),
     tokenStore: new PostgresTokenStore(db),
     subscriptionStore: new PostgresSubscriptionStore(db),
+    rateBudget: new PostgresRateBudget(db),
     outbox: {
       enqueue: (client, intent) => enqueue(db, client, intent),
       get: (key) => getPayment(db, key),

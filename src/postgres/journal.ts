@@ -13,7 +13,7 @@ const PAGE = 500;
 const SWEEP_EVERY_MS = 60_000;
 
 const COLUMNS =
-  'reference_id, product, operation, created_at, base_url, target_environment, tag, outcome, finished_at, reason';
+  'reference_id, product, operation, created_at, base_url, target_environment, tag, outcome, finished_at, reason, tenant';
 
 /**
  * The journal in the partner's PostgreSQL: shared by every instance, and an entry is
@@ -37,11 +37,12 @@ export class PostgresJournal implements Journal {
     const seq = `nextval('${this.#db.table('journal_seq')}')`;
     await this.#db.query(
       `INSERT INTO ${journal} AS j (id, ${COLUMNS}, seq)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULL, NULL, NULL, ${seq})
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULL, NULL, NULL, $9, ${seq})
        ON CONFLICT (id) DO UPDATE SET reference_id = EXCLUDED.reference_id,
          product = EXCLUDED.product, operation = EXCLUDED.operation,
          created_at = EXCLUDED.created_at, base_url = EXCLUDED.base_url,
          target_environment = EXCLUDED.target_environment, tag = EXCLUDED.tag,
+         tenant = EXCLUDED.tenant,
          outcome = NULL, finished_at = NULL, reason = NULL, seq = ${seq}
        WHERE j.outcome IS NOT NULL`,
       [
@@ -53,6 +54,7 @@ export class PostgresJournal implements Journal {
         entry.baseUrl,
         entry.targetEnvironment,
         entry.tag ?? null,
+        entry.tenant ?? null,
       ],
     );
   }
@@ -140,6 +142,7 @@ function toEntry(row: Record<string, unknown>): JournalEntry {
     targetEnvironment: row.target_environment,
   } as JournalEntry;
   if (typeof row.tag === 'string') entry.tag = row.tag;
+  if (typeof row.tenant === 'string') entry.tenant = row.tenant;
   if (typeof row.outcome === 'string') {
     entry.outcome = row.outcome as JournalOutcome;
     entry.finishedAt = Number(row.finished_at);

@@ -131,6 +131,61 @@ CREATE INDEX subscriptions_due ON {schema}.subscriptions (due_at, key COLLATE "C
 CREATE INDEX subscriptions_status ON {schema}.subscriptions (status);
 `,
   },
+  {
+    version: 5,
+    name: 'rate budget',
+    sql: `
+-- The rate budget every instance shares (rateBudget): one row per window (a class's,
+-- a subscription key's by its hash, all keys'), the moments reserved in its last seconds.
+CREATE TABLE {schema}.rate_windows (
+  name    text PRIMARY KEY,                 -- '<class>', 'key:<scope id>:<class>', 'all:<class>'
+  moments float8[] NOT NULL DEFAULT '{}'    -- epoch ms on the database's clock, oldest first
+);
+-- One reservation in one or more windows at once, under their row locks (taken in name
+-- order): the earliest moment that keeps every window under its rate, added to each.
+-- Returns {moment, now}, both on the database's clock.
+CREATE FUNCTION {schema}.rate_reserve(names text[], rates float8[], margin float8)
+RETURNS float8[] LANGUAGE plpgsql AS $$
+DECLARE
+  now_ms float8;
+  at float8;
+  kept float8[];
+  len integer;
+  n integer;
+BEGIN
+  INSERT INTO {schema}.rate_windows (name)
+    SELECT w FROM unnest(names) AS w ORDER BY w COLLATE "C" ON CONFLICT DO NOTHING;
+  PERFORM 1 FROM {schema}.rate_windows WHERE name = ANY(names)
+    ORDER BY name COLLATE "C" FOR UPDATE;
+  now_ms := extract(epoch FROM clock_timestamp()) * 1000;
+  at := now_ms;
+  FOR i IN 1 .. array_length(names, 1) LOOP
+    SELECT coalesce(array_agg(m ORDER BY m), '{}') INTO kept
+      FROM {schema}.rate_windows AS r, unnest(r.moments) AS m
+      WHERE r.name = names[i] AND m >= now_ms - 2000 - margin;
+    len := coalesce(array_length(kept, 1), 0);
+    n := greatest(1, floor(rates[i]));
+    IF len > 0 THEN at := greatest(at, kept[len] + 1000 / rates[i]); END IF;
+    IF len >= n THEN at := greatest(at, kept[len - n + 1] + 1000 + margin); END IF;
+  END LOOP;
+  UPDATE {schema}.rate_windows AS r
+    SET moments = array(SELECT m FROM unnest(r.moments) AS m
+                        WHERE m >= now_ms - 2000 - margin ORDER BY m) || at
+    WHERE r.name = ANY(names);
+  RETURN ARRAY[at, now_ms];
+END
+$$;
+`,
+  },
+  {
+    version: 6,
+    name: 'journal tenant',
+    sql: `
+-- The tenant whose credentials sent an operation (momo-partner-sdk/tenants); NULL for a
+-- client of its own. A tenant resumes only its own pending entries.
+ALTER TABLE {schema}.journal ADD COLUMN tenant text;
+`,
+  },
 ];
 
 /** The latest version this release knows. */

@@ -80,10 +80,6 @@ export class ClientContext {
     this.#api ??= new ProductApi(this);
     return this.#api;
   }
-
-  [Symbol.for('nodejs.util.inspect.custom')](): string {
-    return `ClientContext { baseUrl: '${this.config.baseUrl}', targetEnvironment: '${this.config.targetEnvironment}' }`;
-  }
 }
 
 /**

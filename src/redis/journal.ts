@@ -39,6 +39,7 @@ redis.call('HSET', KEYS[1], 'product', ARGV[1], 'operation', ARGV[2], 'reference
   'createdAt', ARGV[4], 'baseUrl', ARGV[6], 'targetEnvironment', ARGV[7],
   'seq', redis.call('INCR', KEYS[3]))
 if ARGV[8] ~= '' then redis.call('HSET', KEYS[1], 'tag', ARGV[8]) end
+if ARGV[10] ~= nil and ARGV[10] ~= '' then redis.call('HSET', KEYS[1], 'tenant', ARGV[10]) end
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
 return 1`);
 
@@ -106,6 +107,7 @@ export class RedisJournal implements Journal {
         entry.targetEnvironment,
         entry.tag ?? '',
         PENDING_SCORE,
+        entry.tenant ?? '',
       ],
     );
   }
@@ -222,6 +224,8 @@ function toEntry(fields: Map<string, string>): JournalEntry | undefined {
   } as JournalEntry;
   const tag = fields.get('tag');
   if (tag) entry.tag = tag;
+  const tenant = fields.get('tenant');
+  if (tenant) entry.tenant = tenant;
   const outcome = fields.get('outcome');
   if (outcome) {
     entry.outcome = outcome as JournalOutcome;

@@ -1,4 +1,4 @@
-import type { RateClass, SharedRateBudget } from 'momo-partner-sdk';
+import type { RateClass, RateScope, SharedRateBudget } from 'momo-partner-sdk';
 import {
   lua,
   optionError,
@@ -9,50 +9,90 @@ import {
 } from './connection';
 
 /**
- * One reservation. KEYS: the class's sorted set (reserved moments, Redis time in ms).
- * ARGV: perSecond, marginMs. On Redis' own clock (TIME): the next moment is the latest of
- * now, the last reservation + 1000 / perSecond (even spacing), and the Nth most recent
- * + 1000 + marginMs (never N + 1 in a sliding second). Entries older than 2 s (and the
- * margin) are dropped: they can no longer hold anything back. Returns the moment and
- * Redis' now, as strings (a Lua number reply would lose the fraction).
+ * One reservation in one or two windows at once. KEYS: the windows' sorted sets (reserved
+ * moments, Redis time in ms): the class's, or a scope's and the overall one. ARGV: marginMs,
+ * then each window's perSecond. On Redis' own clock (TIME): the next moment is the latest
+ * of now and, in every window, its last reservation + 1000 / perSecond (even spacing) and
+ * its Nth most recent + 1000 + marginMs (never N + 1 in a sliding second); that one moment
+ * is added to every window, so each keeps its guarantee for the moment the call goes.
+ * Entries older than 2 s (and the margin) are dropped: they can no longer hold anything
+ * back. Returns the moment and Redis' now, as strings (a Lua number reply would lose the
+ * fraction).
  */
 const RESERVE = lua(`
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
-local rate = tonumber(ARGV[1])
-local margin = tonumber(ARGV[2])
-local n = math.max(1, math.floor(rate))
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', string.format('(%.3f', now - 2000 - margin))
+local margin = tonumber(ARGV[1])
 local at = now
-local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
-if last[2] then at = math.max(at, tonumber(last[2]) + 1000 / rate) end
-local nth = redis.call('ZRANGE', KEYS[1], -n, -n, 'WITHSCORES')
-if nth[2] and redis.call('ZCARD', KEYS[1]) >= n then
-  at = math.max(at, tonumber(nth[2]) + 1000 + margin)
+for i, key in ipairs(KEYS) do
+  local rate = tonumber(ARGV[i + 1])
+  local n = math.max(1, math.floor(rate))
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', string.format('(%.3f', now - 2000 - margin))
+  local last = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')
+  if last[2] then at = math.max(at, tonumber(last[2]) + 1000 / rate) end
+  local nth = redis.call('ZRANGE', key, -n, -n, 'WITHSCORES')
+  if nth[2] and redis.call('ZCARD', key) >= n then
+    at = math.max(at, tonumber(nth[2]) + 1000 + margin)
+  end
 end
 local member = string.format('%.3f', at)
-redis.call('ZADD', KEYS[1], member, member)
-redis.call('PEXPIRE', KEYS[1], math.ceil(at - now + 2000 + margin))
+for _, key in ipairs(KEYS) do
+  redis.call('ZADD', key, member, member)
+  redis.call('PEXPIRE', key, math.ceil(at - now + 2000 + margin))
+end
 return { member, string.format('%.3f', now) }`);
 
 const KINDS: readonly string[] = ['create', 'lookup'];
+/** A scope's id goes into a key: hex or the like, never a raw subscription key. */
+const SCOPE_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** The windows a reservation is made in, with their rates: the class's, or a scope's (and all scopes'). */
+function windowsOf(
+  tag: string,
+  kind: RateClass,
+  perSecond: number,
+  scope: RateScope | undefined,
+): [string, number][] {
+  if (scope === undefined) return [[`${tag}:${kind}`, perSecond]];
+  if (!SCOPE_ID.test(scope.id)) {
+    throw optionError('scope.id', 'must be 1 to 64 letters, digits, _ or - (a hash)');
+  }
+  const windows: [string, number][] = [[`${tag}:key:${scope.id}:${kind}`, perSecond]];
+  const total = scope.totalPerSecond;
+  if (total !== undefined) {
+    if (!(Number.isFinite(total) && total > 0)) {
+      throw optionError('scope.totalPerSecond', 'must be a positive number');
+    }
+    windows.push([`${tag}:all:${kind}`, total]);
+  }
+  return windows;
+}
 
 /**
  * The budget of `createRate` and `lookupRate` shared by every instance on one Redis
  * (the client option `rateBudget`): each call of a paced class reserves its moment with
- * one script on `{<prefix>rate}:<class>` (both classes in one cluster slot). Moments are
+ * one script on `{<prefix>rate}:<class>`; a tenant's (a `RateScope`) on
+ * `{<prefix>rate}:key:<scope id>:<class>` and, under `globalLimits`,
+ * `{<prefix>rate}:all:<class>` together: every window in one cluster slot, so that one
+ * script reserves in both atomically. Moments are
  * taken on Redis' clock and handed back on this process's, by the delay Redis gave
  * (measured from when its answer came: a little late, never early), so clocks that
  * disagree between hosts do not matter.
  */
 export class RedisRateBudget implements SharedRateBudget {
+  readonly scopes = true;
   readonly #redis: RedisConnection;
 
   constructor(client: RedisClient | RedisConnection, options: RedisOptions = {}) {
     this.#redis = client instanceof RedisConnection ? client : new RedisConnection(client, options);
   }
 
-  async reserve(kind: RateClass, perSecond: number, marginMs: number): Promise<number> {
+  async reserve(
+    kind: RateClass,
+    perSecond: number,
+    marginMs: number,
+    scope?: RateScope,
+  ): Promise<number> {
     if (!KINDS.includes(kind)) throw optionError('kind', "must be 'create' or 'lookup'");
     if (!(Number.isFinite(perSecond) && perSecond > 0)) {
       throw optionError('perSecond', 'must be a positive number');
@@ -60,8 +100,12 @@ export class RedisRateBudget implements SharedRateBudget {
     if (!(Number.isFinite(marginMs) && marginMs >= 0)) {
       throw optionError('marginMs', 'must be a number of milliseconds, 0 or more');
     }
-    const key = `${this.#redis.tag('rate')}:${kind}`;
-    const reply = await this.#redis.script(RESERVE, [key], [String(perSecond), String(marginMs)]);
+    const windows = windowsOf(this.#redis.tag('rate'), kind, perSecond, scope);
+    const reply = await this.#redis.script(
+      RESERVE,
+      windows.map(([key]) => key),
+      [String(marginMs), ...windows.map(([, rate]) => String(rate))],
+    );
     const answeredAt = Date.now();
     const [at, now] = Array.isArray(reply) ? reply.map(Number) : [];
     if (!(Number.isFinite(at) && Number.isFinite(now))) {

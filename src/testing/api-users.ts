@@ -2,6 +2,8 @@ import { v4 as uuidv4 } from 'uuid';
 
 interface ApiUserRecord {
   readonly providerCallbackHost: string;
+  /** The partner whose subscription key created it: its key is valid only with theirs. */
+  readonly partner: string;
   /** The latest key issued: a new key replaces the previous one. */
   key: string | undefined;
 }
@@ -14,10 +16,10 @@ export class ApiUserStore {
   private readonly users = new Map<string, ApiUserRecord>();
 
   /** False when the id is taken. */
-  create(id: string, providerCallbackHost: string): boolean {
+  create(id: string, providerCallbackHost: string, partner: string): boolean {
     const key = id.toLowerCase();
     if (this.users.has(key)) return false;
-    this.users.set(key, { providerCallbackHost, key: undefined });
+    this.users.set(key, { providerCallbackHost, partner, key: undefined });
     return true;
   }
 
@@ -44,9 +46,9 @@ export class ApiUserStore {
     return record.key;
   }
 
-  /** Whether these are the id and current key of a provisioned user. */
-  verify(id: string, key: string): boolean {
+  /** Whether these are the id and current key of a user provisioned by `partner`. */
+  verify(id: string, key: string, partner: string): boolean {
     const record = this.users.get(id.toLowerCase());
-    return record?.key !== undefined && record.key === key;
+    return record?.key !== undefined && record.key === key && record.partner === partner;
   }
 }

@@ -97,7 +97,7 @@ export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
     () => clock.now(),
   );
   const deliveries = new DeliveryLog();
-  const limiter = new RateLimiter(options.limits);
+  const limiter = new RateLimiter();
   let requests: RecordedRequest[] = [];
   const basePath = withoutTrailingSlashes(new URL(options.baseUrl).pathname);
 
@@ -146,17 +146,18 @@ export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
     }
     const { route, params } = match;
     try {
-      checkSubscriptionKey(request.headers, options);
+      const partner = checkSubscriptionKey(request.headers, options);
       // The provider's gateway counts a subscription's calls before they reach the API.
       const kind = limitedKind(method, request.headers);
       const subscription = request.headers.get('ocp-apim-subscription-key') ?? '';
-      const refused = kind && limiter.admit(subscription, kind, now, route.path.includes('/mm/'));
+      const standard = route.path.includes('/mm/');
+      const refused = kind && limiter.admit(subscription, kind, now, standard, partner.limits);
       if (kind && refused) {
         recording.limited = kind;
         return refused;
       }
       const { auth, product } = route;
-      const token = authenticate(request.headers, auth, product, options, tokens, now, apiUsers);
+      const token = authenticate(request.headers, auth, product, partner, tokens, now, apiUsers);
       checkTargetEnvironment(request.headers, route.targetEnvironment, options);
       const ctx: RouteContext = {
         request,
@@ -173,6 +174,7 @@ export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
         consents,
         deliveries,
         apiUsers,
+        partner,
       };
       return await route.handle(ctx);
     } catch (error) {
@@ -185,6 +187,16 @@ export function createEngine(simulatorOptions: SimulatorOptions = {}): Engine {
     handle,
     internals: { options, ledger, callbacks, faults, apiUsers, limiter },
     credentials: credentialsOf(options),
+    partner(name) {
+      const partner = options.partners.byName(name);
+      if (partner === undefined) throw new TypeError(`partner: no partner named ${name}`);
+      return Object.freeze({
+        subscriptionKey: partner.subscriptionKeys[0] as string,
+        apiUser: Object.freeze({ ...(partner.apiUsers[0] as { id: string; key: string }) }),
+        targetEnvironment: options.targetEnvironment,
+        baseUrl: options.baseUrl,
+      });
+    },
     clock,
     get transactions() {
       const now = clock.now();

@@ -1,17 +1,18 @@
 import type { ApiUserStore } from './api-users';
 import { Rejection, reject, unauthorized } from './http';
 import type { ResolvedOptions } from './options';
+import type { ResolvedPartner } from './partners';
 import type { AuthMode, TargetEnvironmentRule } from './router';
 import type { TokenRecord, TokenStore } from './tokens';
 import type { Product } from './types';
 
-/** Spec 5.1: every call carries the subscription key. */
-export function checkSubscriptionKey(headers: Headers, options: ResolvedOptions): void {
+/** Spec 5.1: every call carries the subscription key; it names the partner calling. */
+export function checkSubscriptionKey(headers: Headers, options: ResolvedOptions): ResolvedPartner {
   const key = headers.get('ocp-apim-subscription-key');
   if (key === null || key === '') throw new Rejection(unauthorized('missing_subscription_key'));
-  if (key !== options.subscriptionKey) {
-    throw new Rejection(unauthorized('invalid_subscription_key'));
-  }
+  const partner = options.partners.byKey(key);
+  if (partner === undefined) throw new Rejection(unauthorized('invalid_subscription_key'));
+  return partner;
 }
 
 /** Spec 4.0: the wallet system is chosen by X-Target-Environment. */
@@ -41,18 +42,23 @@ export function basicUserId(authorization: string): string | undefined {
   return colon > 0 ? decoded.slice(0, colon) : undefined;
 }
 
-/** Basic credentials of the configured API user or of a provisioned one (spec 4.7, 5.2). */
+/**
+ * Basic credentials of one of the partner's API users, or of one it provisioned (spec
+ * 4.7, 5.2): another partner's API user with this partner's key is refused.
+ */
 export function basicCredentialsValid(
   authorization: string,
-  options: ResolvedOptions,
+  partner: ResolvedPartner,
   apiUsers: ApiUserStore,
 ): boolean {
   const encoded = /^Basic\s+(\S+)$/i.exec(authorization)?.[1];
   if (encoded === undefined) return false;
   const decoded = Buffer.from(encoded, 'base64').toString('utf8');
-  if (decoded === `${options.apiUser.id}:${options.apiUser.key}`) return true;
+  if (partner.apiUsers.some((user) => decoded === `${user.id}:${user.key}`)) return true;
   const colon = decoded.indexOf(':');
-  return colon > 0 && apiUsers.verify(decoded.slice(0, colon), decoded.slice(colon + 1));
+  return (
+    colon > 0 && apiUsers.verify(decoded.slice(0, colon), decoded.slice(colon + 1), partner.name)
+  );
 }
 
 /**
@@ -63,7 +69,7 @@ export function authenticate(
   headers: Headers,
   mode: AuthMode,
   product: Product,
-  options: ResolvedOptions,
+  partner: ResolvedPartner,
   tokens: TokenStore,
   now: number,
   apiUsers: ApiUserStore,
@@ -71,7 +77,7 @@ export function authenticate(
   if (mode === 'none') return undefined;
   const authorization = headers.get('authorization') ?? '';
   if (mode === 'basic' || (mode === 'basic-or-bearer' && /^Basic\s/i.test(authorization))) {
-    if (basicCredentialsValid(authorization, options, apiUsers)) return undefined;
+    if (basicCredentialsValid(authorization, partner, apiUsers)) return undefined;
     throw new Rejection(unauthorized('login_failed'));
   }
   if (authorization === '' && mode === 'bearer-optional') return undefined;
@@ -82,6 +88,10 @@ export function authenticate(
   const wanted = mode === 'consent' ? 'consent' : 'access';
   if (record?.kind !== wanted) throw new Rejection(unauthorized('invalid_token'));
   if (record.kind === 'access' && record.product !== product) {
+    throw new Rejection(unauthorized('invalid_token'));
+  }
+  // Another partner's token with this partner's key: the gateway knows it as no token of theirs.
+  if (record.kind === 'access' && record.partner !== partner.name) {
     throw new Rejection(unauthorized('invalid_token'));
   }
   return record;

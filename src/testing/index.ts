@@ -105,6 +105,7 @@ export function createSimulator(options: SimulatorOptions = {}): Simulator {
       });
     },
     credentials: engine.credentials,
+    partner: (name) => engine.partner(name),
     clock: engine.clock,
     get transactions() {
       return engine.transactions;

@@ -28,6 +28,8 @@ export interface TxRecord extends TxFields {
   readonly createdBy?: string;
   /** The caller's journal tag, when the client sent it (X-Momo-Simulator-Tag). */
   readonly tag?: string;
+  /** The partner that created it, when the simulator has several. */
+  readonly partner?: string;
   readonly createdAt: number;
   readonly settlesAt: number | undefined;
   readonly financialTransactionId: string;
@@ -284,6 +286,7 @@ export function toPublic(tx: TxRecord, now: number): SimTransaction {
     ...(tx.reason ? { reason: { ...tx.reason } } : {}),
     body: tx.body,
     ...(tx.tag !== undefined ? { tag: tx.tag } : {}),
+    ...(tx.partner !== undefined ? { partner: tx.partner } : {}),
     ...(tx.callbackUrl !== undefined ? { callbackUrl: tx.callbackUrl } : {}),
     createdAt: tx.createdAt,
     ...(tx.settlesAt !== undefined ? { settlesAt: tx.settlesAt } : {}),

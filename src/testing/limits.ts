@@ -70,8 +70,6 @@ export class RateLimiter {
   private windows = new Map<string, SlidingWindow>();
   private counts = { lookups: 0, creates: 0 };
 
-  constructor(private readonly limits: SimulatorLimits) {}
-
   /** Requests refused so far, by cap. */
   get refused(): { lookups: number; creates: number } {
     return { ...this.counts };
@@ -80,9 +78,16 @@ export class RateLimiter {
   /**
    * Undefined when the request is admitted (and counted); else the 429 to answer with
    * `Retry-After` in seconds, in the route's error format (7.2 on the `/mm/` routes).
+   * `limits`: the caps of the key's partner.
    */
-  admit(key: string, kind: RateLimitedKind, now: number, standard: boolean): Response | undefined {
-    const cap = this.limits[FIELDS[kind]];
+  admit(
+    key: string,
+    kind: RateLimitedKind,
+    now: number,
+    standard: boolean,
+    limits: SimulatorLimits,
+  ): Response | undefined {
+    const cap = limits[FIELDS[kind]];
     if (cap === undefined) return undefined;
     const id = `${kind} ${key}`;
     let window = this.windows.get(id);

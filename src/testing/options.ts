@@ -2,6 +2,7 @@ import { withoutTrailingSlashes } from '../core/url';
 import { isDecimal } from './decimal';
 import { HOST_NAME, hostList } from './hosts';
 import { limitsProblem } from './limits';
+import { DEFAULT_PARTNER, type PartnerDirectory, resolvePartners } from './partners';
 import type { SimulatorLimits, SimulatorOptions } from './types';
 
 /** A fixed UUID v4, so that a default simulator always has the same API user. */
@@ -28,10 +29,12 @@ export interface ResolvedOptions {
   readonly callbackHosts: readonly string[];
   /** The provider's caps (none when empty). */
   readonly limits: SimulatorLimits;
+  /** The partners: the one above (`default`) and `partners`' (docs/simulator.md, "Several partners"). */
+  readonly partners: PartnerDirectory;
 }
 
 export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions {
-  const resolved: ResolvedOptions = {
+  const resolved: Omit<ResolvedOptions, 'partners'> = {
     baseUrl: withoutTrailingSlashes(options.baseUrl ?? 'https://sandbox.momo.test'),
     subscriptionKey: options.subscriptionKey ?? 'sim-subscription-key',
     apiUser: { id: DEFAULT_API_USER_ID, key: 'sim-api-key', ...options.apiUser },
@@ -51,6 +54,15 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions 
   };
   const limits = limitsProblem(options.limits);
   check(limits === undefined, `${limits?.field} ${limits?.message}`);
+  const partners = resolvePartners(
+    {
+      name: DEFAULT_PARTNER,
+      subscriptionKeys: [resolved.subscriptionKey],
+      apiUsers: [resolved.apiUser],
+      limits: resolved.limits,
+    },
+    options.partners,
+  );
   check(URL.canParse(resolved.baseUrl), 'baseUrl must be an absolute URL');
   check(nonNegative(resolved.settleMs), 'settleMs must be a finite number >= 0');
   check(nonNegative(resolved.tokenTtlSeconds), 'tokenTtlSeconds must be a finite number >= 0');
@@ -78,7 +90,7 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions 
     clock === undefined || (typeof clock === 'object' && typeof clock?.now === 'function'),
     'clock must be an object with now() (epoch milliseconds)',
   );
-  return resolved;
+  return { ...resolved, partners };
 }
 
 function nonNegative(value: number): boolean {

@@ -4,6 +4,7 @@ import type { ConsentStore } from './consent';
 import type { Ledger } from './ledger';
 import type { DeliveryLog } from './notifications';
 import type { ResolvedOptions } from './options';
+import type { ResolvedPartner } from './partners';
 import type { TokenRecord, TokenStore } from './tokens';
 import type { Product } from './types';
 
@@ -43,6 +44,8 @@ export interface RouteContext {
   readonly deliveries: DeliveryLog;
   /** API users created through the sandbox provisioning endpoints. */
   readonly apiUsers: ApiUserStore;
+  /** The partner whose subscription key the request carries. */
+  readonly partner: ResolvedPartner;
 }
 
 export type RouteHandler = (ctx: RouteContext) => Response | Promise<Response>;

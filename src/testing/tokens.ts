@@ -3,7 +3,7 @@ import type { Product } from './types';
 
 /** An access token (from a product's token endpoint) or a consent token (sim.grantConsent). */
 export type TokenRecord =
-  | { kind: 'access'; product: Product; subject: string; expiresAt: number }
+  | { kind: 'access'; product: Product; subject: string; partner: string; expiresAt: number }
   | { kind: 'consent'; msisdn: string; scope: string; expiresAt: number };
 
 function base64url(value: unknown): string {
@@ -19,12 +19,15 @@ export class TokenStore {
 
   constructor(private readonly ttlSeconds: number) {}
 
+  /** A token for `subject`, an API user of `partner` (valid only with that partner's keys). */
   issueAccess(
     product: Product,
     subject: string,
+    partner: string,
     now: number,
   ): { token: string; expiresIn: number } {
-    return this.issue({ kind: 'access', product, subject, expiresAt: this.expiry(now) }, now);
+    const expiresAt = this.expiry(now);
+    return this.issue({ kind: 'access', product, subject, partner, expiresAt }, now);
   }
 
   issueConsent(msisdn: string, scope: string, now: number): { token: string; expiresIn: number } {

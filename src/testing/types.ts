@@ -117,6 +117,26 @@ export interface SimulatorOptions {
    * a request gets 429 with `Retry-After` (seconds) and is not processed. Default none.
    */
   limits?: SimulatorLimits;
+  /**
+   * Further partners besides the one the options above describe (named `default`): each
+   * with its subscription keys, API users, caps and transactions. A token or API user of
+   * one partner sent with another's key gets 401 `{error}`; one partner's transaction is
+   * not found with another's credentials; `sim.transactions` and the payer's page show
+   * each transaction's `partner`. Default none (one partner, as before).
+   */
+  partners?: readonly SimulatorPartner[];
+}
+
+/** A partner of `createSimulator({ partners })`. */
+export interface SimulatorPartner {
+  /** Shown on the payer's page and as `partner` in `sim.transactions`. */
+  name: string;
+  /** Its subscription key, or several valid at once (a key being rotated). */
+  subscriptionKey: string | readonly string[];
+  /** The API users its token endpoints accept (only with its own keys). */
+  apiUsers: readonly { id: string; key: string }[];
+  /** Its caps, per subscription key. Default the simulator's `limits`. */
+  limits?: SimulatorLimits;
 }
 
 /**
@@ -183,6 +203,8 @@ export interface SimTransaction {
    * pre-approval's `preApprovalId` (docs/simulator.md, "Subscriptions on the page").
    */
   readonly underPreApproval?: string;
+  /** The partner whose credentials created it, when the simulator has several (`partners`). */
+  readonly partner?: string;
 }
 
 /** A callback the simulator sent, as `sim.callbacks` shows it. */
@@ -232,6 +254,11 @@ export type { ListeningServer, ListenOptions } from './server-types';
 export interface SimulatorState {
   /** What a client needs: subscription key, API user, target environment, base URL. */
   readonly credentials: SimCredentials;
+  /**
+   * The credentials of a partner of `createSimulator({ partners })` (its first key and
+   * first API user; `default`: `credentials`). An unknown name throws.
+   */
+  partner(name: string): SimCredentials;
   /** The simulator's time: `now()`, and `advance(ms)` to move it on (docs/simulator.md). */
   readonly clock: SimulatorClock;
   /** Snapshot of every stored transaction, in acceptance order (due ones settled first). */

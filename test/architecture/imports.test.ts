@@ -50,6 +50,10 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   ...Object.fromEntries(
     ['batches/', 'outbox/', 'reconcile/', 'subscriptions/'].map((addOn) => [addOn, ADD_ON_FLOOR]),
   ),
+  /** The job engines' core: the batch runner's item path, never a copy of it. */
+  'engines/': [...ADD_ON_FLOOR, 'batches/'],
+  /** The engine adapters: thin, on the engines' core. */
+  'graphile-worker/': [...ADD_ON_FLOOR, 'engines/'],
 };
 
 /** What each folder must never import. */
@@ -76,13 +80,13 @@ const MUST_NOT_IMPORT: Record<string, readonly string[]> = {
  * they import `momo-partner-sdk` (kept external by the build; `index.ts` here), and no file of src/ but
  * their own.
  */
-const ENTRIES = ['redis/', 'postgres/', 'otel/'];
+const ENTRIES = ['redis/', 'postgres/', 'otel/', 'tenants/'];
 
 /** The package's public entries an add-on may import by name (postgres: the outbox relay). */
 const PUBLIC_ENTRIES = ['index.ts', 'outbox/index.ts'];
 
 /** The drivers: entries of their own, taking a client; the main entry reaches none of them. */
-const DRIVERS = ['batches/', 'outbox/', 'reconcile/', 'subscriptions/'];
+const DRIVERS = ['batches/', 'outbox/', 'reconcile/', 'subscriptions/', 'graphile-worker/'];
 
 /** Every file `from` imports, directly or not (`import type` included). */
 function reachable(from: string): Set<string> {
@@ -142,7 +146,7 @@ describe('the import graph of src', () => {
     expect(wrong).toEqual([]);
   });
 
-  it("keeps the redis, postgres and otel entries to the main entry's public surface", () => {
+  it("keeps the redis, postgres, otel and tenants entries to the main entry's public surface", () => {
     const wrong = ENTRIES.flatMap((entry) =>
       edges(entry)
         .filter(([, target]) => !target.startsWith(entry) && !PUBLIC_ENTRIES.includes(target))

@@ -29,10 +29,22 @@ const ALLOWED = {
   'postgres.cjs': ['momo-partner-sdk', 'momo-partner-sdk/outbox', 'node:crypto', 'crypto'],
   'postgres.d.ts': ['momo-partner-sdk'],
   'postgres.d.cts': ['momo-partner-sdk'],
+  // ./tenants: the client by name (one MomoClient, one error tree); node:crypto hashes
+  // subscription keys into the rate budget's scopes.
+  'tenants.js': ['momo-partner-sdk', 'node:crypto', 'crypto'],
+  'tenants.cjs': ['momo-partner-sdk', 'node:crypto', 'crypto'],
+  'tenants.d.ts': ['momo-partner-sdk'],
+  'tenants.d.cts': ['momo-partner-sdk'],
   // The drivers: the main entry by name (its error tree), nothing else; their declarations
   // share the main entry's declaration files (relative imports).
+  // ./graphile-worker: never graphile-worker itself (the partner's utilities are passed in);
+  // node:crypto for the engine job ids of the core (src/engines).
+  'graphile-worker.js': ['momo-partner-sdk', 'node:crypto', 'crypto'],
+  'graphile-worker.cjs': ['momo-partner-sdk', 'node:crypto', 'crypto'],
+  'graphile-worker.d.ts': [],
+  'graphile-worker.d.cts': [],
   ...Object.fromEntries(
-    ['batches', 'reconcile', 'subscriptions', 'outbox'].flatMap((name) => [
+    ['batches', 'reconcile', 'subscriptions', 'outbox', 'bullmq'].flatMap((name) => [
       [`${name}.js`, ['momo-partner-sdk']],
       [`${name}.cjs`, ['momo-partner-sdk']],
       [`${name}.d.ts`, []],

@@ -12,12 +12,17 @@ import { join } from 'node:path';
 
 const consumerSource = `import { MomoClient, type TransactionResult } from 'momo-partner-sdk';
 import { Batches, type BatchReport, memoryBatchStore } from 'momo-partner-sdk/batches';
+import { paymentProcessor, type PaymentJobResult } from 'momo-partner-sdk/bullmq';
 import { startOutboxRelay } from 'momo-partner-sdk/outbox';
 import { reconcile, type ReconcileResult } from 'momo-partner-sdk/reconcile';
 import { memorySubscriptionStore, Subscriptions } from 'momo-partner-sdk/subscriptions';
+import { Tenants } from 'momo-partner-sdk/tenants';
 import { createSimulator, type Simulator } from 'momo-partner-sdk/testing';
 
 const sim: Simulator = createSimulator();
+// The tenant layer makes the main entry's MomoClient: one declaration of it, shared.
+export const tenants = new Tenants({ resolve: () => sim.credentials });
+export const tenantClient: Promise<MomoClient> = tenants.client('merchant-42');
 const momo: MomoClient = sim.client();
 export const handlers = sim.handlers;
 export async function deposit(): Promise<TransactionResult['status']> {
@@ -33,6 +38,8 @@ export const books: Promise<ReconcileResult<{ referenceId: string; operation: 'd
   reconcile(momo, [{ referenceId: '0f8fad5b-d9cb-469f-a165-70867728950e', operation: 'disbursement.deposit' }]);
 export const subs = new Subscriptions(momo, { store: memorySubscriptionStore(), secret: 'sixteen-chars-at-least' });
 export const relay = startOutboxRelay;
+export const payJob: (job: { name: string; data: unknown; updateData(d: unknown): Promise<void>; moveToDelayed(t: number, token?: string): Promise<void> }) => Promise<PaymentJobResult> =
+  paymentProcessor(momo, { secret: 'sixteen-chars-at-least', store: memoryBatchStore() });
 `;
 
 const testingSource = `import { createSimulator, type Simulator } from 'momo-partner-sdk/testing';

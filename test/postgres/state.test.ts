@@ -60,7 +60,14 @@ describeWithPostgres('createPostgresState on a real PostgreSQL', () => {
     const { rows } = await pg15
       .pool()
       .query(`SELECT version FROM "${schema}".migrations ORDER BY version`);
-    expect(rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }, { version: 4 }]);
+    expect(rows).toEqual([
+      { version: 1 },
+      { version: 2 },
+      { version: 3 },
+      { version: 4 },
+      { version: 5 },
+      { version: 6 },
+    ]);
     expect(await (instances[1] as (typeof instances)[0]).journal.pending()).toEqual([]);
   });
 

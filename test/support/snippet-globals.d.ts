@@ -55,6 +55,18 @@ declare global {
     retryLater(referenceId: string): Promise<void>;
   };
   const onEvent: (event: import('momo-partner-sdk').ConfirmedCallback) => void;
+  /** Where an aggregator keeps each merchant's credentials (docs/tenants.md). */
+  const vault: {
+    credentialsOf(
+      tenantId: string,
+    ): Promise<import('momo-partner-sdk/tenants').TenantCredentials | undefined>;
+  };
+  /** The aggregator's tenants (docs/tenants.md: `new Tenants(...)`). */
+  const tenants: import('momo-partner-sdk/tenants').Tenants;
+  /** An aggregator's orders, per merchant (docs/tenants.md). */
+  const merchantOrders: {
+    settle(tenant: string, referenceId: string, status: string): Promise<void>;
+  };
   function log(...values: unknown[]): void;
   function refused(): unknown;
   function expired(): unknown;

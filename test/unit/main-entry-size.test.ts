@@ -11,8 +11,20 @@ import { DRIVER_ENTRIES, errorsFromMainEntry } from '../../scripts/entries.mjs';
 // main entry, so the bench read 53,037 B where this read 53,452 B). A driver is bundled
 // as the build bundles it (scripts/entries.mjs): the main entry external, by name.
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const DRIVERS = ['batches', 'reconcile', 'subscriptions', 'outbox'] as const;
+const DRIVERS = [
+  'batches',
+  'reconcile',
+  'subscriptions',
+  'outbox',
+  'bullmq',
+  'graphile-worker',
+] as const;
 const DRIVER_FILES = new RegExp(`^src/(${DRIVERS.join('|')})/`);
+/** The engine adapters run the batch runner's item path (src/engines): bundled in, one rule. */
+const RUNS_ON: Partial<Record<(typeof DRIVERS)[number], string[]>> = {
+  bullmq: ['batches'],
+  'graphile-worker': ['batches'],
+};
 
 /**
  * Measured when the drivers left the main entry (DESIGN 10.2; docs/size-and-startup.md,
@@ -26,7 +38,8 @@ const ENTRIES: { name: string; entry: string; ceiling: number; packages: string[
     name: 'momo-partner-sdk',
     entry: 'src/index.ts',
     // Not yet at the target: 54,094 B here (53,643 B from dist at the bench, 395 B over
-    // 52 KB). This line keeps it from growing while the rest comes out (docs/size-and-startup.md).
+    // 52 KB); 54,190 B with the client's close() and the token key's digest (the tenant
+    // layer). This line keeps it from growing while the rest comes out (docs/size-and-startup.md).
     ceiling: 54_200,
     packages: ['is-network-error', 'ky', 'p-retry', 'zod'],
   },
@@ -56,6 +69,22 @@ const ENTRIES: { name: string; entry: string; ceiling: number; packages: string[
     name: 'momo-partner-sdk/outbox',
     entry: DRIVER_ENTRIES.outbox,
     ceiling: 21_300,
+    packages: ['zod'],
+  },
+  {
+    name: 'momo-partner-sdk/bullmq',
+    entry: DRIVER_ENTRIES.bullmq,
+    // The engines' core (src/engines) on the batch runner's own item path, bundled in
+    // (DESIGN 10.5): 23,783 B when the entry came.
+    ceiling: 24_200,
+    packages: ['zod'],
+  },
+  {
+    // 24,654 B when it landed: the engines' core is the batch runner's own item path
+    // (src/batches' item, claims and take-over, the catalogue's item check), bundled in.
+    name: 'momo-partner-sdk/graphile-worker',
+    entry: DRIVER_ENTRIES['graphile-worker'],
+    ceiling: 25_000,
     packages: ['zod'],
   },
 ];
@@ -106,8 +135,11 @@ describe('each entry, bundled', () => {
     async (name) => {
       const { inputs } = await bundled(DRIVER_ENTRIES[name]);
       expect(inputs).not.toContain('src/errors.ts');
+      const own = [name, ...(RUNS_ON[name] ?? [])];
       expect(
-        inputs.filter((path) => DRIVER_FILES.test(path) && !path.startsWith(`src/${name}/`)),
+        inputs.filter(
+          (path) => DRIVER_FILES.test(path) && !own.some((d) => path.startsWith(`src/${d}/`)),
+        ),
       ).toEqual([]);
     },
     30_000,

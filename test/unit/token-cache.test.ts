@@ -1,7 +1,10 @@
+import { createHmac } from 'node:crypto';
 import { isAuthenticationError, type StoredToken } from 'momo-partner-sdk';
 import { HttpResponse, http } from 'msw';
 import { describe, expect, it, vi } from 'vitest';
-import { BASE, makeClient, tokenHandler, useFakeService } from '../support/fake-service';
+import { BASE, makeClient, SECRETS, tokenHandler, useFakeService } from '../support/fake-service';
+
+const SUBSCRIPTION_KEY = SECRETS.subscriptionKey;
 
 const service = useFakeService();
 const balance = () => HttpResponse.json({ availableBalance: '10.00', currency: 'EUR' });
@@ -164,8 +167,34 @@ describe('access tokens', () => {
     await makeClient({ tokenStore }).disbursement.getBalance();
     await makeClient({ tokenStore }).disbursement.getBalance(); // a second process
     expect(service.count(TOKEN)).toBe(1);
+    // The subscription key appears only as 16 hex digits of a one-way digest of it.
+    const digest = createHmac('sha256', SUBSCRIPTION_KEY)
+      .update('momo-callback:')
+      .digest('hex')
+      .slice(0, 16);
     expect([...stored.keys()]).toEqual([
-      `momo:disbursement:a5d0b0b4-5b3c-4c3e-9f61-1f0c6f0a8e11:sandbox:${BASE}`,
+      `momo:disbursement:a5d0b0b4-5b3c-4c3e-9f61-1f0c6f0a8e11:sandbox:${BASE}:${digest}`,
     ]);
+    expect([...stored.keys()].join()).not.toContain(SUBSCRIPTION_KEY);
+  });
+
+  it('keeps the tokens of two subscription keys with the same API user apart', async () => {
+    const stored = new Map<string, StoredToken>();
+    const tokenStore = {
+      get: (key: string) => stored.get(key),
+      set: (key: string, token: StoredToken) => void stored.set(key, token),
+      delete: (key: string) => void stored.delete(key),
+    };
+    service.server.use(
+      tokenHandler(),
+      http.get(`${BASE}/disbursement/v1_0/account/balance`, balance),
+    );
+    await makeClient({ tokenStore }).disbursement.getBalance();
+    await makeClient({
+      tokenStore,
+      subscriptionKey: 'another-partner-key',
+    }).disbursement.getBalance();
+    expect(service.count(TOKEN)).toBe(2);
+    expect(stored.size).toBe(2);
   });
 });

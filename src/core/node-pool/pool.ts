@@ -58,12 +58,20 @@ export class Pool {
     return { ...this.#stats };
   }
 
-  /** Destroys every socket, busy or idle; later calls open new ones. */
-  close(): void {
-    this.#http?.destroy();
-    this.#https?.destroy();
-    this.#http = undefined;
-    this.#https = undefined;
+  /**
+   * Destroys every socket, busy or idle; later calls open new ones. `graceful`: no call
+   * cut, idle sockets closed now, busy ones (and those a queued request still gets) once
+   * their answer is read (`MomoClient.close`).
+   */
+  close(graceful?: boolean): void {
+    for (const agent of [this.#http, this.#https] as (http.Agent & { keepAlive?: boolean })[]) {
+      if (!agent) continue;
+      // Node's Agent reads `keepAlive` when a socket comes free: false closes it then.
+      agent.keepAlive = false;
+      if (!graceful) agent.destroy();
+      else for (const socket of Object.values(agent.freeSockets).flat()) socket!.destroy();
+    }
+    this.#http = this.#https = undefined;
   }
 
   #agentOptions(): http.AgentOptions {

@@ -9,8 +9,11 @@ import { splitUrl, type Target } from './target';
 /** The Node sender: node:http keep-alive Agents, plus their socket counts and a way to close them. */
 export interface NodePool extends Sender {
   stats(): PoolStats;
-  /** Destroys every socket of both Agents (busy ones fail their call); later calls reconnect. */
-  close(): void;
+  /**
+   * Destroys every socket of both Agents (busy ones fail their call); later calls
+   * reconnect. `graceful`: idle ones now, busy ones once their answer is read, none cut.
+   */
+  close(graceful?: boolean): void;
 }
 
 /**
@@ -23,7 +26,7 @@ export function createNodePool(options: PoolOptions): NodePool {
   return {
     send: (exchange) => send(pool, exchange),
     stats: () => pool.stats(),
-    close: () => pool.close(),
+    close: (graceful) => pool.close(graceful),
   };
 }
 

@@ -49,11 +49,15 @@ const CASES: Case[] = [
   [
     'records a pending entry: get() and pending() give it back as recorded',
     async (journal) => {
-      const tagged = entry(id('a'), { tag: 'payroll/row-1', product: 'collection' });
+      const tagged = entry(id('a'), {
+        tag: 'payroll/row-1',
+        product: 'collection',
+        tenant: 'merchant-42', // momo-partner-sdk/tenants reads it back
+      });
       const plain = entry(id('b'), { createdAt: tagged.createdAt + 1 });
       await journal.record(tagged);
       await journal.record(plain);
-      same(await journal.get(id('a')), tagged, 'get() of a pending entry with a tag');
+      same(await journal.get(id('a')), tagged, 'get() of a pending entry with a tag and a tenant');
       same(await journal.get(id('b')), plain, 'get() of a pending entry without one');
       same(await journal.pending(), [tagged, plain], 'pending()');
       same(await journal.get(id('c')), undefined, 'get() of an id never recorded');

@@ -62,7 +62,12 @@ export const PAGE_SCRIPT = String.raw`'use strict';
   }
 
   function money(item) { return item.amount ? item.amount + ' ' + (item.currency || '') : ''; }
-  function parties(item) { return item.parties.map(function (p) { return p.role + ': ' + p.party; }).join(', '); }
+  function parties(item) {
+    var named = item.parties.map(function (p) { return p.role + ': ' + p.party; });
+    // With several partners (createSimulator({ partners })), whose transaction it is.
+    if (item.partner) named.unshift('partner: ' + item.partner);
+    return named.join(', ');
+  }
   function statusText(item) { return item.status + (item.reason ? ' (' + item.reason + ')' : ''); }
 
   function decide(item, verdict) {

@@ -34,6 +34,8 @@ export interface PageItem {
   /** Each party-shaped field of the request body: `payer`, `payee`, `intendedPayer`... */
   readonly parties: readonly { role: string; party: string }[];
   readonly reason?: string;
+  /** The partner whose credentials created it, when the simulator has several. */
+  readonly partner?: string;
   readonly createdAt: number;
 }
 
@@ -74,6 +76,7 @@ export function snapshot(engine: Engine): PageSnapshot {
       ...text('currency', body.currency),
       parties: parties(body),
       ...(tx.reason ? { reason: tx.reason.code } : {}),
+      ...(tx.partner !== undefined ? { partner: tx.partner } : {}),
       createdAt: tx.createdAt,
     };
   });

@@ -16,6 +16,7 @@ import {
   tokenRoute,
   userInfoRoute,
 } from './common';
+import { ownTransaction } from './partner-scope';
 import { withoutPromptUnderMandate } from './preapprovals';
 import {
   type CreateSpec,
@@ -62,7 +63,7 @@ function deliveryNotification(ctx: RouteContext): Response {
   if (message.length > NOTIFICATION_MAX) {
     return badRequest(`notificationMessage must be at most ${NOTIFICATION_MAX} characters.`);
   }
-  const tx = ctx.ledger.get(referenceId);
+  const tx = ownTransaction(ctx, referenceId);
   if (tx?.operation !== 'collection.requestToPay' || tx.product !== ctx.product) {
     return codeError(404, 'RESOURCE_NOT_FOUND', 'Requested resource was not found.');
   }

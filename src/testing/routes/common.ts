@@ -18,7 +18,12 @@ export function tokenRoute(product: Product): Route {
       if (ctx.text.trim() !== '') return badRequest('The token endpoint takes no body.');
       // The token's subject is the API user that asked for it (the payee of its pre-approvals).
       const subject = basicUserId(ctx.headers.get('authorization') ?? '') ?? ctx.options.apiUser.id;
-      const { token, expiresIn } = ctx.tokens.issueAccess(product, subject, ctx.now);
+      const { token, expiresIn } = ctx.tokens.issueAccess(
+        product,
+        subject,
+        ctx.partner.name,
+        ctx.now,
+      );
       return json(200, { access_token: token, token_type: 'access_token', expires_in: expiresIn });
     },
   };

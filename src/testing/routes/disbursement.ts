@@ -19,6 +19,7 @@ import {
   tokenRoute,
   userInfoRoute,
 } from './common';
+import { ownTransaction } from './partner-scope';
 import {
   type CreateSpec,
   createTransaction,
@@ -43,7 +44,7 @@ function refundBody(raw: unknown, ctx: RouteContext): ParsedCreate {
   const amount = amountField(body);
   const currency = currencyField(body, ctx.options.currency);
   const referenceIdToRefund = uuidField(body, 'referenceIdToRefund');
-  const payee = ctx.ledger.get(referenceIdToRefund)?.payee;
+  const payee = ownTransaction(ctx, referenceIdToRefund)?.payee;
   return {
     amount,
     currency,

@@ -19,6 +19,7 @@ import {
   textField,
 } from '../validation';
 import { basicUserInfo } from './common';
+import { ownTransaction, partnerField } from './partner-scope';
 import {
   callbackUrlHeader,
   createTransaction,
@@ -127,7 +128,7 @@ function cancelInvoice(ctx: RouteContext): Response {
   const callbackUrl = callbackUrlHeader(ctx);
   const { externalId } = cancelBody(ctx);
   if (ctx.ledger.has(referenceId)) return duplicate();
-  const invoice = ctx.ledger.get(invoiceId);
+  const invoice = ownTransaction(ctx, invoiceId);
   if (invoice?.operation !== 'collection.createInvoice') {
     return codeError(404, 'RESOURCE_NOT_FOUND', 'Requested resource was not found.');
   }
@@ -151,6 +152,7 @@ function cancelInvoice(ctx: RouteContext): Response {
       callbackUrl,
       callbackMethod: 'PUT',
       createdBy: callerOf(ctx),
+      ...partnerField(ctx),
       ...tagField(ctx.headers),
       plan: { kind: 'never' },
       effect: 'none',

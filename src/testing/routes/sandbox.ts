@@ -27,7 +27,7 @@ function createUser(ctx: RouteContext): Response {
   if (typeof host !== 'string' || !HOST_NAME.test(host)) {
     return badRequest('providerCallbackHost must be a host name such as partner.example.');
   }
-  if (!ctx.apiUsers.create(id, host)) {
+  if (!ctx.apiUsers.create(id, host, ctx.partner.name)) {
     return codeError(
       409,
       'RESOURCE_ALREADY_EXIST',

@@ -8,6 +8,7 @@ import type { Route, RouteContext } from '../router';
 import { tagField } from '../tagging';
 import { hasForbiddenText, isAnyUuid, isEmail, isMsisdn, isUuidV4 } from '../validation';
 import { checkInstitution, mmGuard, mmQueryRoutes } from './mm';
+import { partnerField } from './partner-scope';
 import { isHttpUrl } from './transactions';
 
 /** The standard-style disbursement (spec 2.4, 4.6, 7.2, 8): every limit, 7.2 errors. */
@@ -204,6 +205,7 @@ function standardDisbursement(ctx: RouteContext): Response {
       callbackUrl,
       callbackMethod: 'PUT',
       createdBy: callerOf(ctx),
+      ...partnerField(ctx),
       ...tagField(ctx.headers),
       plan,
       // The debit party pays the partner (spec 2.4: debitParty is the payer).

@@ -7,6 +7,7 @@ import type { RouteContext, RouteHandler } from '../router';
 import { tagField } from '../tagging';
 import type { Operation, Reason } from '../types';
 import { isAnyUuid, isUuidV4 } from '../validation';
+import { ownTransaction, partnerField } from './partner-scope';
 
 /** What a creating route reads from the request. */
 export interface ParsedCreate extends TxFields {
@@ -91,6 +92,7 @@ export function createTransaction(spec: CreateSpec): RouteHandler {
         callbackUrl,
         callbackMethod: spec.callbackMethod,
         createdBy: callerOf(ctx),
+        ...partnerField(ctx),
         ...tagField(ctx.headers),
         plan: plan ?? planFor(spec.outcomeBy ?? 'payee', fields),
         effect: spec.effect,
@@ -130,7 +132,7 @@ export function lookupTransaction(
   return (ctx) => {
     const referenceId = ctx.params.referenceId ?? '';
     if (!isAnyUuid(referenceId)) return badRequest('The reference id must be a UUID.');
-    const tx = ctx.ledger.get(referenceId);
+    const tx = ownTransaction(ctx, referenceId);
     if (!tx || !operations.includes(tx.operation)) {
       return codeError(404, 'RESOURCE_NOT_FOUND', 'Requested resource was not found.');
     }

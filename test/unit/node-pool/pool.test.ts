@@ -41,6 +41,25 @@ describe('node pool: the connection pool', () => {
     expect((await pool.send(exchange(`${server.url}/`))).body).toBe('ok');
     expect(server.connections).toBe(2);
   });
+  it('close(true) cuts no call: idle sockets close now, busy ones once answered', async () => {
+    const answers: (() => void)[] = [];
+    const server = await loopbacks.server((_req, res, body) => {
+      answers.push(() => res.writeHead(200).end(body));
+    });
+    const pool = loopbacks.pool();
+    const warm = Array.from({ length: 3 }, (_, i) =>
+      pool.send(exchange(`${server.url}/${i}`, { method: 'POST', body: `"${i}"` })),
+    );
+    await expect.poll(() => answers.length).toBe(3);
+    answers.splice(0, 1)[0]?.(); // one answered: its socket idle, two busy
+    await warm[0];
+    await expect.poll(() => pool.stats().open).toBe(3);
+    pool.close(true);
+    await expect.poll(() => pool.stats().open).toBe(2); // the idle one is gone
+    for (const answerNow of answers.splice(0)) answerNow();
+    expect((await Promise.all(warm.slice(1))).map((a) => a.body)).toEqual(['1', '2']);
+    await expect.poll(() => pool.stats().open).toBe(0); // the busy ones, once answered
+  });
 });
 
 describe('node pool: https', () => {

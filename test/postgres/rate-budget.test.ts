@@ -1,0 +1,41 @@
+import { createPostgresState } from 'momo-partner-sdk/postgres';
+import { expect, it } from 'vitest';
+import { expectNestedCaps, reserveForThreeKeys } from '../support/nested-budget';
+import { describeWithPostgres } from '../support/postgres-server';
+import { ARRIVAL_JITTER_MS, mostInWindow } from '../support/sliding-window';
+import { usePostgres } from './support';
+
+// The PostgreSQL rate budget (createPostgresState(pool).rateBudget): one statement per
+// reservation locks the windows' rows and takes the earliest moment all of them allow.
+// Real PostgreSQL, two pools (two instances); the moments are counted, nothing is timed.
+describeWithPostgres('the PostgreSQL rate budget (real PostgreSQL)', () => {
+  const pg15 = usePostgres();
+
+  it('three keys under 4/s each and 10/s together, from two instances at once; no key in clear', async () => {
+    const state = await pg15.freshState();
+    const second = createPostgresState(pg15.newPool(), { schema: state.schema });
+    expect(state.rateBudget.scopes).toBe(true);
+    const [first, next] = await Promise.all([
+      reserveForThreeKeys(state.rateBudget, 'create'),
+      reserveForThreeKeys(second.rateBudget, 'create'),
+    ]);
+    // Counted over both instances' reservations together.
+    expectNestedCaps(first.map((moments, i) => [...moments, ...(next[i] as number[])]));
+    const rows = await pg15.pool().query(`SELECT name FROM "${state.schema}".rate_windows`);
+    const names = rows.rows.map((row) => String(row.name));
+    expect(names).toContain('all:create');
+    expect(names.filter((name) => name.startsWith('key:'))).toHaveLength(3);
+    expect(names.join(' ')).not.toMatch(/key-[abc]/);
+  }, 60_000);
+
+  it('without a scope: one window per class, as the Redis budget', async () => {
+    const { rateBudget } = await pg15.freshState();
+    const moments = await Promise.all(
+      Array.from({ length: 12 }, () => rateBudget.reserve('lookup', 5, 30)),
+    );
+    expect(moments).toHaveLength(12);
+    expect(mostInWindow(moments, 1_000 - ARRIVAL_JITTER_MS)).toBeLessThanOrEqual(5);
+    // Five went in the first second: the window is used, not merely slow.
+    expect(mostInWindow(moments, 1_000 + 30 + ARRIVAL_JITTER_MS)).toBeGreaterThanOrEqual(5);
+  }, 60_000);
+});
