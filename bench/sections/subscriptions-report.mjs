@@ -171,7 +171,9 @@ function printDue(c) {
 
 /** `alone`: the section's targets too (in `npm run bench` they are in the targets table). */
 export function printSubscriptions(result, { alone = false } = {}) {
-  console.log(`\n## Subscriptions (${result.node}): momo.subscriptions on the built package`);
+  console.log(
+    `\n## Subscriptions (${result.node}): new Subscriptions(momo) (momo-partner-sdk/subscriptions) on the built package`,
+  );
   printCapped(result.capped);
   printStores(result.stores);
   printDue(result.due);

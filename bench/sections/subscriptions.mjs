@@ -1,5 +1,5 @@
 /**
- * Subscriptions (issue 34), `momo.subscriptions` of the built package, the runner in its
+ * Subscriptions (issue 34), `new Subscriptions(momo)` of the built package, the runner in its
  * own process (bench/subs.mjs) against a provider in another (bench/subs-server.mjs:
  * pre-approvals approved at once, requests to pay final `settleMs` after acceptance,
  * creating calls and lookups capped per sliding second with 429 `Retry-After: 1` beyond).

@@ -85,4 +85,35 @@ describe('subscriptions due (CLI): each subscription its own terms', () => {
     ]);
     expect(text.stdout).toContain('gym: 3 charges (1 retry), 165 EUR');
   }, 60_000);
+
+  it('a cancelled subscription watched for its unanswered mandate (ST10) is not counted as due', async () => {
+    const sim = createSimulator({ settleMs: 0, clock: { now: () => T0 }, tokenTtlSeconds: 1e8 });
+    const store = join(dir, 'watched');
+    const subs = new Subscriptions(sim.client(), {
+      store: fileSubscriptionStore(join(store, 'subscriptions')),
+      secret: 'cli-subscriptions-due-terms-secret-01',
+      now: () => sim.clock.now(),
+    });
+    await subs.plan({ id: 'gym', amount: '50', currency: 'EUR', every: 'month' });
+    // 123453 never answers: the mandate stays pending, and the cancelled subscription due.
+    await subs.subscribe({ key: 'gone', plan: 'gym', payer: payer('233244123453'), startAt: T0 });
+    await subs.subscribe({ key: 'here', plan: 'gym', payer: payer('233244555604'), startAt: T0 });
+    await subs.runDue();
+    await subs.cancel('gone');
+    expect(await subs.list({ dueBefore: T0 + 40 * DAY })).toHaveLength(2);
+    const due = await runCli([
+      'subscriptions',
+      'due',
+      '--store',
+      `file:${store}`,
+      '--until',
+      '2026-03-05T10:00:00Z',
+      '--json',
+    ]);
+    expect(due.code, due.stderr).toBe(0);
+    expect(JSON.parse(due.stdout)).toMatchObject({
+      subscriptions: 1,
+      groups: [{ plan: 'gym', charges: 1, amount: '50', awaitingMandate: 0 }],
+    });
+  }, 60_000);
 });

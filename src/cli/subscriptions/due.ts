@@ -41,7 +41,11 @@ export interface DueReport {
  */
 export async function dueBy(store: SubscriptionStore, until: Date): Promise<DueReport> {
   const at = until.getTime();
-  const subs = await store.list({ dueBefore: at + 1 });
+  // A stopped subscription is in the due index only while it watches a mandate its payer
+  // has not answered (docs/assumptions.md ST10): nothing of it is due to collect.
+  const subs = (await store.list({ dueBefore: at + 1 })).filter(
+    (s) => s.status !== 'CANCELLED' && s.status !== 'ENDED',
+  );
   const plans = new Map<string, SubscriptionPlan | undefined>();
   const groups = new Map<string, DueGroup>();
   const totals: Record<string, string> = {};
