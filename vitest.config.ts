@@ -16,6 +16,10 @@ export default defineConfig({
       { find: /^momo-partner-sdk\/outbox$/, replacement: src('outbox/index.ts') },
       { find: /^momo-partner-sdk\/tenants$/, replacement: src('tenants/index.ts') },
       { find: /^momo-partner-sdk\/bullmq$/, replacement: src('bullmq/index.ts') },
+      {
+        find: /^momo-partner-sdk\/graphile-worker$/,
+        replacement: src('graphile-worker/index.ts'),
+      },
       { find: /^momo-partner-sdk$/, replacement: src('index.ts') },
     ],
   },

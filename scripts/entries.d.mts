@@ -7,5 +7,6 @@ export declare const DRIVER_ENTRIES: {
   subscriptions: string;
   outbox: string;
   bullmq: string;
+  'graphile-worker': string;
 };
 export declare function errorsFromMainEntry(root: string): Plugin;

@@ -14,6 +14,7 @@ export const DRIVER_ENTRIES = {
   subscriptions: 'src/subscriptions/index.ts',
   outbox: 'src/outbox/index.ts',
   bullmq: 'src/bullmq/index.ts',
+  'graphile-worker': 'src/graphile-worker/index.ts',
 };
 
 /**

@@ -167,6 +167,12 @@ export interface Subscription {
   charges: SubscriptionCharge[];
   createdAt: number;
   updatedAt: number;
+  /**
+   * Epoch ms a pass first found it stopped with a mandate the payer had not answered:
+   * such a mandate is looked at (and cancelled once approved) until `mandateDays` after
+   * this (docs/assumptions.md ST10). Absent otherwise.
+   */
+  stoppedAt?: number | undefined;
   /** Which runner holds it until when (epoch ms): one runner works on a subscription at a time. */
   lease?: { owner: string; until: number } | undefined;
 }

@@ -19,6 +19,7 @@ import {
 } from './notify';
 import { step } from './step';
 import type { RunDueReport, SubscriptionChargeEvent, SubscriptionRunnerOptions } from './types';
+import { watchDueAt } from './unanswered';
 
 /** What a pass needs of its subscriptions. */
 export interface PassContext {
@@ -186,7 +187,8 @@ async function one(
       onCharge && !pass.store.putInTransaction ? await deliverAfter(sub, onCharge) : undefined;
     if (threw) report.errors.push({ key, error: `onCharge: ${threw.message}` });
     if (unnotified(sub).length > 0) sub.dueAt = Math.min(sub.dueAt ?? Infinity, now + 1);
-    else if (sub.status === 'CANCELLED' || sub.status === 'ENDED') sub.dueAt = undefined;
+    else if (sub.status === 'CANCELLED' || sub.status === 'ENDED')
+      sub.dueAt = watchDueAt(sub, now, pass.recheckMs); // none, unless a mandate is unanswered
     await claim.letGo();
     sub.lease = undefined;
     await save(sub);

@@ -26,7 +26,8 @@ const inFlight = (sub: Subscription) => {
  * Ends the subscription at `endAt`, whatever its mandate's state: once its next period
  * starts at or after `endAt`, or once `endAt` has passed with nothing in flight (the
  * periods before it not charged by then are left unpaid, in arrears). A renewal or plan
- * change still pending is dropped (no mandate is asked for after the end). True when ended.
+ * change still pending is set aside in `replaced` (no mandate is asked for after the end;
+ * one approved later is cancelled: ST10). True when ended.
  */
 export function endIfOver(ctx: StepContext, sub: Subscription, plan: Plan): boolean {
   if (isStopped(sub) || sub.endAt === undefined) return isStopped(sub);
@@ -41,9 +42,13 @@ export function endIfOver(ctx: StepContext, sub: Subscription, plan: Plan): bool
     if (!(sub.skipped ?? []).includes(p)) unpaid.push(p);
   }
   if (unpaid.length > 0) sub.arrears = [...new Set([...(sub.arrears ?? []), ...unpaid])];
+  // A renewal or plan change still pending is set aside, never used; the payer may still
+  // approve it, so it stays PENDING in `replaced`: watched and cancelled once approved (ST10).
   for (const pending of [sub.renewal, sub.change?.mandate]) {
-    if (pending?.status === 'PENDING') pending.status = 'CANCELLED';
+    if (pending?.status === 'PENDING') sub.replaced = [...(sub.replaced ?? []), pending];
   }
+  if (sub.renewal?.status === 'PENDING') sub.renewal = undefined;
+  if (sub.change?.mandate.status === 'PENDING') sub.change = undefined;
   sub.status = 'ENDED';
   sub.reason = 'endAt reached';
   sub.nextChargeAt = undefined;

@@ -105,7 +105,13 @@ export async function buildReport(
       if (startsAt >= to || (sub.endAt !== undefined && startsAt >= sub.endAt)) break;
       if (startsAt < from) continue;
       const stopped = sub.status === 'CANCELLED' || sub.status === 'ENDED';
-      if (p >= sub.period && stopped && !sub.charges.some((c) => c.period === p)) break;
+      // Stopped: the periods it never reached are not rows, but those it left in arrears
+      // (ended with its mandate unapproved, say) are: finance is owed them.
+      const listed = sub.charges.some((c) => c.period === p) || sub.arrears?.includes(p);
+      if (p >= sub.period && stopped && !listed) {
+        if (sub.arrears?.some((a) => a > p)) continue;
+        break;
+      }
       report.periods.push({
         key: sub.key,
         plan: sub.plan,

@@ -12,6 +12,7 @@ import {
 } from './mandate';
 import { endIfOver, isStopped, lastOfPeriod, limitCatchUp, revoked, skipIfPaused } from './periods';
 import { mandateTerms } from './terms';
+import { lookUnanswered, watchDueAt } from './unanswered';
 
 /** At most this many periods are collected in one pass (a runner that was off for years). */
 const MAX_PERIODS_PER_PASS = 1000;
@@ -28,7 +29,10 @@ export async function step(ctx: StepContext, sub: Subscription, plan: Plan): Pro
     if (ready && !isStopped(sub)) await collect(ctx, sub, plan);
     endIfOver(ctx, sub, plan);
   }
-  if (isStopped(sub)) await releaseMandates(ctx.momo, sub, ctx.now); // no mandate left live
+  if (isStopped(sub)) {
+    await lookUnanswered(ctx, sub, plan); // one approved since the stop: cancelled just below
+    await releaseMandates(ctx.momo, sub, ctx.now); // no mandate left live
+  }
   settleStatus(ctx, sub);
 }
 
@@ -81,7 +85,7 @@ async function askAgain(ctx: StepContext, sub: Subscription, plan: Plan): Promis
 function settleStatus(ctx: StepContext, sub: Subscription): void {
   if (isStopped(sub)) {
     sub.nextChargeAt = undefined;
-    sub.dueAt = undefined;
+    sub.dueAt = watchDueAt(sub, ctx.now, ctx.recheckMs); // a mandate unanswered: watched
     return;
   }
   const approved = sub.mandate.status === 'APPROVED';

@@ -23,6 +23,7 @@ import type {
   SubscriptionRunnerOptions,
   SubscriptionsOptions,
 } from './types';
+import { unanswered } from './unanswered';
 
 const issue = (path: string, message: string) => new ValidationError([{ path, message }]);
 
@@ -164,8 +165,9 @@ export class SubscriptionEngine {
         const which = left.map((m) => m.number).join(', ');
         sub.reason = `cancelled; mandate ${which} left approved at the provider: it cannot be told apart from another of this payer's`;
       }
-      // An outcome still owed its onCharge keeps it due: the next pass runs onCharge.
-      if (sub.charges.some(owedOnCharge)) sub.dueAt = this.#now();
+      // An outcome still owed its onCharge keeps it due: the next pass runs onCharge. So
+      // does a mandate the payer has not answered: watched, cancelled once approved (ST10).
+      if (sub.charges.some(owedOnCharge) || unanswered(sub).length > 0) sub.dueAt = this.#now();
       sub.lease = undefined;
       sub.updatedAt = this.#now();
       if ((await this.#store.put(sub, stored.version)) !== undefined) return sub;

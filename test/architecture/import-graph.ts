@@ -20,6 +20,7 @@ const SELF: Record<string, string> = {
   'momo-partner-sdk/subscriptions': 'subscriptions/index.ts',
   'momo-partner-sdk/outbox': 'outbox/index.ts',
   'momo-partner-sdk/tenants': 'tenants/index.ts',
+  'momo-partner-sdk/graphile-worker': 'graphile-worker/index.ts',
 };
 
 /** Every .ts file under src/, as a path relative to src/ with forward slashes. */

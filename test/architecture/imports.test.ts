@@ -52,6 +52,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   ),
   /** The job engines' core: the batch runner's item path, never a copy of it. */
   'engines/': [...ADD_ON_FLOOR, 'batches/'],
+  /** The engine adapters: thin, on the engines' core. */
+  'graphile-worker/': [...ADD_ON_FLOOR, 'engines/'],
 };
 
 /** What each folder must never import. */
@@ -84,7 +86,7 @@ const ENTRIES = ['redis/', 'postgres/', 'otel/', 'tenants/'];
 const PUBLIC_ENTRIES = ['index.ts', 'outbox/index.ts'];
 
 /** The drivers: entries of their own, taking a client; the main entry reaches none of them. */
-const DRIVERS = ['batches/', 'outbox/', 'reconcile/', 'subscriptions/'];
+const DRIVERS = ['batches/', 'outbox/', 'reconcile/', 'subscriptions/', 'graphile-worker/'];
 
 /** Every file `from` imports, directly or not (`import type` included). */
 function reachable(from: string): Set<string> {

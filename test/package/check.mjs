@@ -172,11 +172,13 @@ try {
   await check('./postgres without pg, CJS', () =>
     inConsumer(process.execPath, ['postgres-cjs.cjs']),
   );
-  await check('./batches, ./reconcile, ./subscriptions, ./outbox share the errors, ESM', () =>
-    inConsumer(process.execPath, ['drivers-esm.mjs']),
+  await check(
+    './batches, ./reconcile, ./subscriptions, ./outbox, ./graphile-worker share the errors, ESM',
+    () => inConsumer(process.execPath, ['drivers-esm.mjs']),
   );
-  await check('./batches, ./reconcile, ./subscriptions, ./outbox share the errors, CJS', () =>
-    inConsumer(process.execPath, ['drivers-cjs.cjs']),
+  await check(
+    './batches, ./reconcile, ./subscriptions, ./outbox, ./graphile-worker share the errors, CJS',
+    () => inConsumer(process.execPath, ['drivers-cjs.cjs']),
   );
   // Jest reports on stderr, vitest on stdout; NO_COLOR keeps it plain.
   const runner = (args, tests = 2) => {

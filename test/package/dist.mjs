@@ -37,6 +37,12 @@ const ALLOWED = {
   'tenants.d.cts': ['momo-partner-sdk'],
   // The drivers: the main entry by name (its error tree), nothing else; their declarations
   // share the main entry's declaration files (relative imports).
+  // ./graphile-worker: never graphile-worker itself (the partner's utilities are passed in);
+  // node:crypto for the engine job ids of the core (src/engines).
+  'graphile-worker.js': ['momo-partner-sdk', 'node:crypto', 'crypto'],
+  'graphile-worker.cjs': ['momo-partner-sdk', 'node:crypto', 'crypto'],
+  'graphile-worker.d.ts': [],
+  'graphile-worker.d.cts': [],
   ...Object.fromEntries(
     ['batches', 'reconcile', 'subscriptions', 'outbox', 'bullmq'].flatMap((name) => [
       [`${name}.js`, ['momo-partner-sdk']],

@@ -139,8 +139,8 @@ ${redisCheck}
 console.log('redis cjs ok');
 `;
 
-// The drivers (./batches, ./reconcile, ./subscriptions, ./outbox, ./bullmq) take the main entry's
-// client and throw the main entry's errors (one error tree, imported by name).
+// The drivers (./batches, ./reconcile, ./subscriptions, ./outbox, ./bullmq, ./graphile-worker)
+// take the main entry's client and throw the main entry's errors (one error tree, imported by name).
 const driversCheck = `
   const momo = createSimulator().client();
   const refusals = [
@@ -148,6 +148,8 @@ const driversCheck = `
     () => reconcile(momo, [{ referenceId: 'x', operation: 'disbursement.deposit' }]),
     async () => new Subscriptions(momo, { store: memorySubscriptionStore(), secret: 'short' }),
     () => addPayments({}, { batch: '', items: [], secret: 'sixteen-chars-at-least' }),
+    // ./graphile-worker loads without graphile-worker installed (an optional peer).
+    () => addGraphileJobs({ addJobs: async () => [] }, { batch: 'b', items: [], secret: 'short' }),
   ];
   for (const refuse of refusals) {
     let refused;
@@ -159,6 +161,7 @@ const driversCheck = `
 export const driversEsm = `import { ValidationError } from 'momo-partner-sdk';
 import { Batches, memoryBatchStore } from 'momo-partner-sdk/batches';
 import { addPayments } from 'momo-partner-sdk/bullmq';
+import { addPayments as addGraphileJobs } from 'momo-partner-sdk/graphile-worker';
 import { startOutboxRelay } from 'momo-partner-sdk/outbox';
 import { reconcile } from 'momo-partner-sdk/reconcile';
 import { Subscriptions, memorySubscriptionStore } from 'momo-partner-sdk/subscriptions';
@@ -169,6 +172,7 @@ console.log('drivers esm ok');
 export const driversCjs = `const { ValidationError } = require('momo-partner-sdk');
 const { Batches, memoryBatchStore } = require('momo-partner-sdk/batches');
 const { addPayments } = require('momo-partner-sdk/bullmq');
+const { addPayments: addGraphileJobs } = require('momo-partner-sdk/graphile-worker');
 const { startOutboxRelay } = require('momo-partner-sdk/outbox');
 const { reconcile } = require('momo-partner-sdk/reconcile');
 const { Subscriptions, memorySubscriptionStore } = require('momo-partner-sdk/subscriptions');

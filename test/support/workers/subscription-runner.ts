@@ -36,6 +36,8 @@ export interface SubscriptionRunnerInput {
   waitMs: number;
   recheckMs: number;
   intervalMs: number;
+  /** The runner's lease (default the SDK's 15 s): shorter lets a killed runner's work go sooner. */
+  leaseMs?: number;
 }
 
 /** Connects to the shared store as a partner's process would; how to let go of it. */
@@ -90,6 +92,7 @@ serveParent({
       concurrency: input.concurrency,
       waitMs: input.waitMs,
       recheckMs: input.recheckMs,
+      ...(input.leaseMs !== undefined ? { leaseMs: input.leaseMs } : {}),
     });
     const runner = subs.start({
       intervalMs: input.intervalMs,
