@@ -54,6 +54,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'engines/': [...ADD_ON_FLOOR, 'batches/'],
   /** The engine adapters: thin, on the engines' core. */
   'graphile-worker/': [...ADD_ON_FLOOR, 'engines/'],
+  // ...and the types of the drivers it runs as jobs (an item, a pass's report).
+  'bullmq/': [...ADD_ON_FLOOR, 'engines/', 'batches/types.ts', 'subscriptions/types.ts'],
 };
 
 /** What each folder must never import. */
@@ -86,7 +88,15 @@ const ENTRIES = ['redis/', 'postgres/', 'otel/', 'tenants/'];
 const PUBLIC_ENTRIES = ['index.ts', 'outbox/index.ts'];
 
 /** The drivers: entries of their own, taking a client; the main entry reaches none of them. */
-const DRIVERS = ['batches/', 'outbox/', 'reconcile/', 'subscriptions/', 'graphile-worker/'];
+const DRIVERS = [
+  'batches/',
+  'outbox/',
+  'reconcile/',
+  'subscriptions/',
+  'graphile-worker/',
+  'bullmq/',
+  'engines/',
+];
 
 /** Every file `from` imports, directly or not (`import type` included). */
 function reachable(from: string): Set<string> {
