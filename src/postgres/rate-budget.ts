@@ -1,29 +1,7 @@
 import type { RateClass, RateScope, SharedRateBudget } from 'momo-partner-sdk';
-import { optionError, type PostgresConnection } from './connection';
-import { StoreClock } from './store-clock';
-
-const KINDS: readonly string[] = ['create', 'lookup'];
-/** A scope's id goes into a row's name: a hash, never a raw subscription key. */
-const SCOPE_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
-/** The windows a reservation is made in, with their rates: the class's, or a scope's (and all scopes'). */
-function windowsOf(kind: RateClass, perSecond: number, scope: RateScope | undefined) {
-  if (scope === undefined) return { names: [kind], rates: [perSecond] };
-  if (!SCOPE_ID.test(scope.id)) {
-    throw optionError('scope.id', 'must be 1 to 64 letters, digits, _ or - (a hash)');
-  }
-  const names = [`key:${scope.id}:${kind}`];
-  const rates = [perSecond];
-  const total = scope.totalPerSecond;
-  if (total !== undefined) {
-    if (!(Number.isFinite(total) && total > 0)) {
-      throw optionError('scope.totalPerSecond', 'must be a positive number');
-    }
-    names.push(`all:${kind}`);
-    rates.push(total);
-  }
-  return { names, rates };
-}
+import { rateWindows } from '../stores/rate-windows';
+import { StoreClock } from '../stores/store-clock';
+import type { PostgresConnection } from './connection';
 
 /**
  * The budget of `createRate` and `lookupRate` shared by every instance on one PostgreSQL
@@ -50,17 +28,10 @@ export class PostgresRateBudget implements SharedRateBudget {
     marginMs: number,
     scope?: RateScope,
   ): Promise<number> {
-    if (!KINDS.includes(kind)) throw optionError('kind', "must be 'create' or 'lookup'");
-    if (!(Number.isFinite(perSecond) && perSecond > 0)) {
-      throw optionError('perSecond', 'must be a positive number');
-    }
-    if (!(Number.isFinite(marginMs) && marginMs >= 0)) {
-      throw optionError('marginMs', 'must be a number of milliseconds, 0 or more');
-    }
-    const { names, rates } = windowsOf(kind, perSecond, scope);
+    const windows = rateWindows('postgres', kind, perSecond, marginMs, scope);
     const { rows } = await this.#db.query(
       `SELECT ${this.#db.table('rate_reserve')}($1::text[], $2::float8[], $3::float8) AS reply`,
-      [names, rates, marginMs],
+      [windows.map(([name]) => name), windows.map(([, rate]) => rate), marginMs],
     );
     const answeredAt = Date.now();
     const reply = rows[0]?.reply;

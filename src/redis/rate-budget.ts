@@ -1,13 +1,13 @@
 import type { RateClass, RateScope, SharedRateBudget } from 'momo-partner-sdk';
+import { rateWindows } from '../stores/rate-windows';
+import { StoreClock } from '../stores/store-clock';
 import {
   lua,
-  optionError,
   type RedisClient,
   RedisCommandError,
   RedisConnection,
   type RedisOptions,
 } from './connection';
-import { StoreClock } from './store-clock';
 
 /**
  * One reservation in one or two windows at once. KEYS: the windows' sorted sets (reserved
@@ -43,32 +43,6 @@ for _, key in ipairs(KEYS) do
 end
 return { member, string.format('%.3f', now) }`);
 
-const KINDS: readonly string[] = ['create', 'lookup'];
-/** A scope's id goes into a key: hex or the like, never a raw subscription key. */
-const SCOPE_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
-/** The windows a reservation is made in, with their rates: the class's, or a scope's (and all scopes'). */
-function windowsOf(
-  tag: string,
-  kind: RateClass,
-  perSecond: number,
-  scope: RateScope | undefined,
-): [string, number][] {
-  if (scope === undefined) return [[`${tag}:${kind}`, perSecond]];
-  if (!SCOPE_ID.test(scope.id)) {
-    throw optionError('scope.id', 'must be 1 to 64 letters, digits, _ or - (a hash)');
-  }
-  const windows: [string, number][] = [[`${tag}:key:${scope.id}:${kind}`, perSecond]];
-  const total = scope.totalPerSecond;
-  if (total !== undefined) {
-    if (!(Number.isFinite(total) && total > 0)) {
-      throw optionError('scope.totalPerSecond', 'must be a positive number');
-    }
-    windows.push([`${tag}:all:${kind}`, total]);
-  }
-  return windows;
-}
-
 /**
  * The budget of `createRate` and `lookupRate` shared by every instance on one Redis
  * (the client option `rateBudget`): each call of a paced class reserves its moment with
@@ -95,14 +69,10 @@ export class RedisRateBudget implements SharedRateBudget {
     marginMs: number,
     scope?: RateScope,
   ): Promise<number> {
-    if (!KINDS.includes(kind)) throw optionError('kind', "must be 'create' or 'lookup'");
-    if (!(Number.isFinite(perSecond) && perSecond > 0)) {
-      throw optionError('perSecond', 'must be a positive number');
-    }
-    if (!(Number.isFinite(marginMs) && marginMs >= 0)) {
-      throw optionError('marginMs', 'must be a number of milliseconds, 0 or more');
-    }
-    const windows = windowsOf(this.#redis.tag('rate'), kind, perSecond, scope);
+    const tag = this.#redis.tag('rate');
+    const windows = rateWindows('redis', kind, perSecond, marginMs, scope).map(
+      ([name, rate]): [string, number] => [`${tag}:${name}`, rate],
+    );
     const reply = await this.#redis.script(
       RESERVE,
       windows.map(([key]) => key),
