@@ -22,7 +22,9 @@ export interface TenantRateOptions {
  * the key, a secret, never appears in a Redis key, a PostgreSQL row or a log.
  */
 export function rateScopeId(subscriptionKey: string, baseUrl: string): string {
-  const url = baseUrl.replace(/\/+$/, '');
+  let end = baseUrl.length;
+  while (end > 0 && baseUrl[end - 1] === '/') end--;
+  const url = baseUrl.slice(0, end);
   return createHash('sha256')
     .update(`momo-rate\u0000${url}\u0000${subscriptionKey}`, 'utf8')
     .digest('hex')

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { RedisTokenStore } from 'momo-partner-sdk/redis';
 import { createSimulator } from 'momo-partner-sdk/testing';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -23,8 +24,13 @@ describeWithRedis('the refresh lock, as a cold client meets it', () => {
   function setUp() {
     const sim = createSimulator();
     const prefix = `lock${++prefixes}:`;
-    const { apiUser, targetEnvironment, baseUrl } = sim.credentials;
-    const tail = `disbursement:${apiUser.id}:${targetEnvironment}:${baseUrl}`;
+    const { apiUser, targetEnvironment, baseUrl, subscriptionKey } = sim.credentials;
+    // The token's key names the subscription key by 16 hex digits of a digest, never in clear.
+    const keyDigest = createHmac('sha256', subscriptionKey)
+      .update('momo-callback:')
+      .digest('hex')
+      .slice(0, 16);
+    const tail = `disbursement:${apiUser.id}:${targetEnvironment}:${baseUrl}:${keyDigest}`;
     const tokenRequests = () =>
       sim.requests.filter((r) => r.path === '/disbursement/token/').length;
     const client = () => sim.client({ tokenStore: new RedisTokenStore(redis.client, { prefix }) });

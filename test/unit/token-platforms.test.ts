@@ -62,6 +62,6 @@ describe('tokens are keyed by platform', () => {
     expect(a.requests(BALANCE)).toHaveLength(2);
     expect(b.requests(BALANCE)).toHaveLength(2);
     expect(store.keys()).toHaveLength(2);
-    expect(store.keys().map((key) => key.endsWith(a.server.url))).toContain(true);
+    expect(store.keys().map((key) => key.includes(`:${a.server.url}:`))).toContain(true);
   });
 });

@@ -24,6 +24,11 @@ const NODE_TOOLS = [
   // fileBatchStore: a batch's file on disk, its node:fs loaded when the store is used.
   join('src', 'batches', 'file-store.ts'),
   join('src', 'subscriptions', 'file-store.ts'),
+  // graphile-worker runs on Node only (its pg pool), and so does its adapter.
+  join('src', 'graphile-worker'),
+  // A tenant's rate scope: a SHA-256 of its key from node:crypto, which Node, Bun and Deno
+  // all have (an aggregator's deployment is a server).
+  join('src', 'tenants', 'budget.ts'),
 ];
 
 function sources(dir: string): string[] {
