@@ -22,10 +22,10 @@ export interface ConsentTokenInit {
 export class ConsentToken {
   readonly #accessToken: string;
   readonly #refreshToken: string | undefined;
-  readonly tokenType: string;
-  readonly scope: string | undefined;
-  readonly expiresAt: Date;
-  readonly refreshTokenExpiresAt: Date | undefined;
+  declare readonly tokenType: string;
+  declare readonly scope: string | undefined;
+  declare readonly expiresAt: Date;
+  declare readonly refreshTokenExpiresAt: Date | undefined;
 
   constructor(init: ConsentTokenInit) {
     const issuedAt = init.issuedAt ?? Date.now();

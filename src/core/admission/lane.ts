@@ -12,17 +12,27 @@ import type { ProviderPace } from './pace';
  * (`queuedUntil`, which no pause moves).
  */
 export class Entry extends Waiter<number> {
+  // Declared, set by the constructor: no class-field definitions to ship besides the sets.
+  declare readonly stage: { rearm(): void };
+  declare readonly plan: CallPlan<unknown>;
+  declare readonly n: number;
+  declare readonly seq: number;
+  declare readonly attemptDeadline: number;
+  declare readonly queuedUntil: number;
+  /** The class's held time (`ProviderPace.heldMs`) when it was queued. */
+  declare readonly heldAt: number;
+
   constructor(
-    readonly stage: { rearm(): void },
-    readonly plan: CallPlan<unknown>,
-    readonly n: number,
-    readonly seq: number,
-    readonly attemptDeadline: number,
-    readonly queuedUntil: number,
-    /** The class's held time (`ProviderPace.heldMs`) when it was queued. */
-    readonly heldAt: number,
+    stage: { rearm(): void },
+    plan: CallPlan<unknown>,
+    n: number,
+    seq: number,
+    attemptDeadline: number,
+    queuedUntil: number,
+    heldAt: number,
   ) {
     super(plan.signal, Math.min(attemptDeadline, queuedUntil));
+    Object.assign(this, { stage, plan, n, seq, attemptDeadline, queuedUntil, heldAt });
   }
 
   /** The attempt's deadline, later by `heldMs` minus what was held before it was queued. */
@@ -60,14 +70,14 @@ const SWEEP_MS = 50;
 
 /** One class of calls at the admission stage: its queue, first come first served. */
 export class Lane {
-  readonly option: string | undefined;
-  readonly pace: ProviderPace | undefined;
+  declare readonly option: string | undefined;
+  declare readonly pace: ProviderPace | undefined;
   /** Whether a budget or the provider's pace holds the class back (`ready` reads the clock). */
-  readonly paced: boolean;
+  declare readonly paced: boolean;
   readonly #budget: RateBudget | undefined;
   readonly #maxInFlight: number;
   /** The class lane a call's own lane also takes from (its budget, pace and calls in flight). */
-  readonly parent: Lane | undefined;
+  declare readonly parent: Lane | undefined;
   readonly #own: OwnBudget | undefined;
   inFlight = 0;
   /** The stage's pass in which this lane's head was found unable to go (./admission.ts). */
