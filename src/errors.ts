@@ -1,10 +1,11 @@
+import { inspectSymbol } from './inspect';
+
 /**
  * The one error tree. Every error names the operation and, where there is one, the
  * reference id, so the caller can always resume by lookup. Guards work across realms
  * and duplicated copies of the package: they read a brand, not the prototype.
  */
 const BRAND = Symbol.for('momo-partner-sdk.error-kinds');
-const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 
 /** What every error is told about where it happened. */
 export interface ErrorContext {

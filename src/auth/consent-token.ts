@@ -1,6 +1,5 @@
 import type { RequestOptions } from '../core/options';
-
-const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
+import { inspectSymbol } from '../inspect';
 
 /** What a `ConsentToken` is made from: the consent token endpoint's answer. */
 export interface ConsentTokenInit {
