@@ -86,7 +86,7 @@ export class Lane {
   #head = 0;
   #sweepAt = 0;
   /** The earliest deadline among queued entries (an early guess is harmless: a sweep corrects it). */
-  earliestDeadline = Number.POSITIVE_INFINITY;
+  earliestDeadline = Infinity;
 
   constructor(settings: LaneSettings, parent?: Lane, own?: OwnBudget) {
     this.option = settings.budget === undefined && own === undefined ? undefined : settings.option;
@@ -99,7 +99,7 @@ export class Lane {
       settings.budget !== undefined ||
       parent?.paced === true ||
       own !== undefined;
-    this.#maxInFlight = settings.maxInFlight ?? Number.POSITIVE_INFINITY;
+    this.#maxInFlight = settings.maxInFlight ?? Infinity;
   }
 
   /** A call of this lane goes (counted in its class too). */
@@ -126,7 +126,7 @@ export class Lane {
    * read only when the class is `paced`.
    */
   ready(now: number): number {
-    if (this.inFlight >= this.#maxInFlight) return Number.POSITIVE_INFINITY;
+    if (this.inFlight >= this.#maxInFlight) return Infinity;
     const { parent } = this;
     if (parent !== undefined) {
       // The call's own budget asked first without taking, then the class's (which takes).
@@ -161,7 +161,7 @@ export class Lane {
     if (this.#head > 0) {
       this.#queue.length = 0;
       this.#head = 0;
-      this.earliestDeadline = Number.POSITIVE_INFINITY;
+      this.earliestDeadline = Infinity;
     }
     return undefined;
   }
@@ -199,7 +199,7 @@ export class Lane {
 
   /** The earliest moment a sweep may drop expired entries (infinite: none queued). */
   sweepAt(): number {
-    if (this.head() === undefined) return Number.POSITIVE_INFINITY;
+    if (this.head() === undefined) return Infinity;
     return Math.max(this.earliestDeadline, this.#sweepAt);
   }
 
@@ -214,7 +214,7 @@ export class Lane {
     this.#sweepAt = now + SWEEP_MS;
     const heldMs = this.heldMs(now);
     const holdLeft = (this.pace?.heldUntil(now) ?? now) - now;
-    let earliest = Number.POSITIVE_INFINITY;
+    let earliest = Infinity;
     for (let i = this.#head; i < this.#queue.length; i++) {
       const entry = this.#queue[i] as Entry;
       if (entry.done) continue;
