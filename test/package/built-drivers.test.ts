@@ -41,7 +41,12 @@ beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'momo-built-drivers-'));
   const pkg = join(scratch, 'node_modules/momo-partner-sdk');
   mkdirSync(pkg, { recursive: true });
-  const exports = { '.': './index.js', './testing': './testing.js', './batches': './batches.js' };
+  const exports = {
+    '.': './index.js',
+    './testing': './testing.js',
+    './batches': './batches.js',
+    './subscriptions': './subscriptions.js',
+  };
   writeFileSync(
     join(pkg, 'package.json'),
     JSON.stringify({ name: 'momo-partner-sdk', type: 'module', exports }),
@@ -49,6 +54,7 @@ beforeAll(async () => {
   await bundle(pkg, 'index', 'src/index.ts', false);
   await bundle(pkg, 'testing', 'src/testing/index.ts', true);
   await bundle(pkg, 'batches', DRIVER_ENTRIES.batches, true);
+  await bundle(pkg, 'subscriptions', DRIVER_ENTRIES.subscriptions, true);
 }, 120_000);
 
 afterAll(() => {
@@ -108,5 +114,42 @@ describe('the drivers as built, each bundled apart from the main entry', () => {
     expect(maxInAnySecond(created.sent)).toBeLessThanOrEqual(4 + 1);
     // 12 at 4/s: the ninth goes two windows after the first at the earliest.
     expect((created.sent[8] as number) - (created.sent[0] as number)).toBeGreaterThanOrEqual(2_000);
+  }, 60_000);
+
+  it("a subscriptions pass is paced by the client's createRate (it has no rate of its own)", async () => {
+    // The pass's creating calls (each mandate, then each request to pay) go through the
+    // main entry's stage with no budget of their own: the client's createRate holds them.
+    const created = runBuilt(`
+      import { Subscriptions, memorySubscriptionStore } from 'momo-partner-sdk/subscriptions';
+      import { createSimulator } from 'momo-partner-sdk/testing';
+      const T0 = Date.UTC(2026, 0, 31, 9);
+      const sim = createSimulator({ settleMs: 0, clock: { now: () => T0 } });
+      const sent = [];
+      const onRequest = ({ operation }) => {
+        if (operation.startsWith('collection.') && operation !== 'collection.getAccountBalance') sent.push({ operation, at: Date.now() });
+      };
+      const momo = sim.client({ hooks: { onRequest }, createRate: 3 });
+      const subs = new Subscriptions(momo, {
+        store: memorySubscriptionStore(), secret: 'built-subscriptions-secret-0123456789',
+        now: () => sim.clock.now(), waitMs: 5000, recheckMs: 60000,
+        invoicePayee: { partyIdType: 'MSISDN', partyId: '233244000001' },
+      });
+      await subs.plan({ id: 'gym', amount: '50', currency: 'EUR', every: 'month', retry: ['1d'] });
+      for (let i = 0; i < 4; i++) {
+        await subs.subscribe({
+          key: 'member-' + i, plan: 'gym', startAt: new Date(T0), mandateDays: 400,
+          payer: { partyIdType: 'MSISDN', partyId: '23324455500' + i },
+        });
+      }
+      const pass = await subs.runDue();
+      console.log(JSON.stringify({ successful: pass.counts.successful, sent }));
+    `) as { successful: number; sent: { operation: string; at: number }[] };
+    expect(created.successful).toBe(4);
+    const creating = created.sent.filter(({ operation }) =>
+      ['collection.preApproval', 'collection.requestToPay'].includes(operation),
+    );
+    expect(creating.length).toBeGreaterThanOrEqual(8); // a mandate and a charge per member
+    // As let go (the hook's moment: one more than the rate at most, as above).
+    expect(maxInAnySecond(creating.map(({ at }) => at))).toBeLessThanOrEqual(3 + 1);
   }, 60_000);
 });
