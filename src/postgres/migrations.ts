@@ -186,6 +186,18 @@ $$;
 ALTER TABLE {schema}.journal ADD COLUMN tenant text;
 `,
   },
+  {
+    version: 7,
+    name: 'tenant of batch items, outbox intents and subscriptions',
+    sql: `
+-- The tenant whose client recorded the row (momo-partner-sdk/tenants); NULL for a client of
+-- its own. A tenant's run, relay and subscriptions runner read and send only its own rows.
+ALTER TABLE {schema}.batch_items ADD COLUMN IF NOT EXISTS tenant text;
+ALTER TABLE {schema}.outbox ADD COLUMN IF NOT EXISTS tenant text;
+ALTER TABLE {schema}.subscriptions ADD COLUMN IF NOT EXISTS tenant text;
+CREATE INDEX IF NOT EXISTS subscriptions_tenant_due ON {schema}.subscriptions (tenant, due_at, key COLLATE "C") WHERE due_at IS NOT NULL;
+`,
+  },
 ];
 
 /** The latest version this release knows. */
