@@ -1,10 +1,5 @@
 import type { ClientSurface } from '../client-surface';
-import type {
-  BatchClaimToken,
-  BatchHandle,
-  BatchIntent,
-  BatchRecord,
-} from '../contracts/batch-store';
+import type { BatchClaimToken, BatchHandle, BatchRecord } from '../contracts/batch-store';
 import { isApiError, isMomoError, isWaitTimeoutError } from '../errors';
 import type { ClaimHolder, HeldClaim } from '../payments/claims';
 import { TAKEN_OVER } from '../payments/claims';
@@ -224,7 +219,7 @@ async function send(
       ? await derivedReferenceId(options.secret, handle.id, slot.key)
       : randomReferenceId());
   const tenant = run.momo.tenant;
-  const intent: BatchIntent = {
+  const intent = {
     key: slot.key,
     operation: slot.operation,
     fingerprint: slot.fingerprint,
