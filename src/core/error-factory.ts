@@ -11,7 +11,7 @@ import {
   UnexpectedResponseError,
   type ValidationIssue,
 } from '../errors';
-import { explainRefusal, type SentValues } from './business-refusal';
+import { explainRefusal, refusedCredentials, type SentValues } from './business-refusal';
 import type { ResponseHeaders } from './raw-headers';
 import { parseRetryAfter } from './time';
 
@@ -136,22 +136,6 @@ export function createApiError(response: ErrorResponse): ApiError {
     default:
       return response.status >= 500 ? new ServerError(init) : new ApiError(init);
   }
-}
-
-/**
- * What a 401 on a Basic-authenticated token request means: the product's API user id
- * and key, or its subscription key, were refused (never printed, only named).
- */
-function refusedCredentials(operation: string): string | undefined {
-  const product =
-    /^(disbursement|collection|remittance)\.getAccessToken$/.exec(operation)?.[1] ??
-    (operation === 'consent.getToken' ? 'collection' : undefined);
-  if (!product) return undefined;
-  return (
-    `${product}: the service refused the API user id/API key (Basic) or the subscription key of ${product}. ` +
-    `Check ${product}.apiUser (or apiUser) and ${product}.subscriptionKey (or subscriptionKey), ` +
-    'and that baseUrl is the environment (sandbox or production) they were issued for'
-  );
 }
 
 /** A 2xx whose body is not of the documented shape; the body kept is scrubbed. */
