@@ -120,23 +120,19 @@ export function createApiError(response: ErrorResponse): ApiError {
       explained ?? (response.status === 401 ? refusedCredentials(response.operation) : undefined),
     retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
   };
-  switch (response.status) {
-    case 400:
-      return new BadRequestError(init);
-    case 401:
-      return new AuthenticationError(init);
-    case 404:
-      return new NotFoundError(init);
-    case 409:
-      return new ConflictError(init);
-    case 410:
-      return new GoneError(init);
-    case 429:
-      return new RateLimitError(init);
-    default:
-      return response.status >= 500 ? new ServerError(init) : new ApiError(init);
-  }
+  const ErrorClass = ERROR_BY_STATUS[status] ?? (status >= 500 ? ServerError : ApiError);
+  return new ErrorClass(init);
 }
+
+/** The error class of each HTTP status the error tree names (5xx: ServerError; any other: ApiError). */
+const ERROR_BY_STATUS: Partial<Record<number, typeof ApiError>> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  404: NotFoundError,
+  409: ConflictError,
+  410: GoneError,
+  429: RateLimitError,
+};
 
 /** A 2xx whose body is not of the documented shape; the body kept is scrubbed. */
 export function createUnexpectedResponseError(init: {

@@ -37,9 +37,9 @@ const ENTRIES: { name: string; entry: string; ceiling: number; packages: string[
   {
     name: 'momo-partner-sdk',
     entry: 'src/index.ts',
-    // 53,697 B here since issue 38's size work (53,229 B from dist at the bench, under the
-    // 52 KB target; docs/size-and-startup.md, "The main entry under 52 KB").
-    ceiling: 53_750,
+    // 53,686 B here since issue 38's size work (53,220 B from dist at the bench, under the
+    // 52 KB target by 28 B; docs/size-and-startup.md, "The main entry under 52 KB").
+    ceiling: 53_700,
     packages: ['is-network-error', 'ky', 'p-retry', 'zod'],
   },
   {
