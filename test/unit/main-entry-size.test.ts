@@ -37,10 +37,9 @@ const ENTRIES: { name: string; entry: string; ceiling: number; packages: string[
   {
     name: 'momo-partner-sdk',
     entry: 'src/index.ts',
-    // Not yet at the target: 54,094 B here (53,643 B from dist at the bench, 395 B over
-    // 52 KB); 54,190 B with the client's close() and the token key's digest (the tenant
-    // layer). This line keeps it from growing while the rest comes out (docs/size-and-startup.md).
-    ceiling: 54_200,
+    // 53,686 B here since issue 38's size work (53,220 B from dist at the bench, under the
+    // 52 KB target by 28 B; docs/size-and-startup.md, "The main entry under 52 KB").
+    ceiling: 53_700,
     packages: ['is-network-error', 'ky', 'p-retry', 'zod'],
   },
   {
