@@ -227,3 +227,14 @@ END
 $$;
 
 INSERT INTO "momo".migrations (version, name) VALUES (7, 'rate reservations counted with their spread') ON CONFLICT DO NOTHING;
+
+-- Version 8: tenant of batch items, outbox intents and subscriptions
+
+-- The tenant whose client recorded the row (momo-partner-sdk/tenants); NULL for a client of
+-- its own. A tenant's run, relay and subscriptions runner read and send only its own rows.
+ALTER TABLE "momo".batch_items ADD COLUMN IF NOT EXISTS tenant text;
+ALTER TABLE "momo".outbox ADD COLUMN IF NOT EXISTS tenant text;
+ALTER TABLE "momo".subscriptions ADD COLUMN IF NOT EXISTS tenant text;
+CREATE INDEX IF NOT EXISTS subscriptions_tenant_due ON "momo".subscriptions (tenant, due_at, key COLLATE "C") WHERE due_at IS NOT NULL;
+
+INSERT INTO "momo".migrations (version, name) VALUES (8, 'tenant of batch items, outbox intents and subscriptions') ON CONFLICT DO NOTHING;

@@ -60,6 +60,11 @@ export class MomoClient {
     return this.#callbacks;
   }
 
+  /** The tenant this client serves (`options.tenant`); undefined for a client of its own. */
+  get tenant(): string | undefined {
+    return this.#options.tenant;
+  }
+
   /** Operations sent and never seen final: `pending()`, and `resume()` after a restart. */
   get journal(): ClientJournal {
     this.#journal ??= new JournalView(this.#context);

@@ -145,6 +145,7 @@ export class Tenants {
       ...client,
       ...credentials,
       callbackUrl,
+      tenant: id,
       tokenStore: this.#tokenStore,
       journal: shared?.journal && new TenantJournal(shared.journal, id),
       callbackBus: shared?.callbackBus,

@@ -60,14 +60,16 @@ const ENTRIES: { name: string; entry: string; ceiling: number; packages: string[
     // 19.3 KB before round 6's subscription work; measured then 31.2 KB: the catalogue the
     // provider is called through (DESIGN 10.2, as batches: 6.7 KB, the operation tables)
     // and terms, plan changes, cancel by tag, pause, arrears and the report (10.3: 5.2 KB);
-    // 31.6 KB with the watch on a mandate approved after its subscription stopped (ST10).
-    ceiling: 31_700,
+    // 31.6 KB with the watch on a mandate approved after its subscription stopped (ST10);
+    // 32,067 B with the tenant's view of a shared store (issue 40, TenantSubscriptionStore).
+    ceiling: 32_200,
     packages: ['zod'],
   },
   {
     name: 'momo-partner-sdk/outbox',
     entry: DRIVER_ENTRIES.outbox,
-    ceiling: 21_300,
+    // 21,466 B once the relay sends each intent with its tenant's client (issue 40).
+    ceiling: 21_600,
     packages: ['zod'],
   },
   {
