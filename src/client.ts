@@ -89,6 +89,7 @@ export class MomoClient {
     this.#context.transport.close();
   }
 
+  /** Its `util.inspect` rendering: what it is, never a secret. */
   [inspectSymbol](): string {
     const { baseUrl, targetEnvironment } = this.#context.config;
     return `MomoClient { baseUrl: '${baseUrl}', targetEnvironment: '${targetEnvironment}' }`;

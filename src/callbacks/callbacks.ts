@@ -27,6 +27,7 @@ export class Callbacks {
     return createCallbackHandler(this.#ctx, options);
   }
 
+  /** Its `util.inspect` rendering: what it is, never a secret. */
   [inspectSymbol](): string {
     return 'Callbacks';
   }

@@ -221,6 +221,7 @@ export class Collection extends CollectionBilling {
     };
   }
 
+  /** Its `util.inspect` rendering: what it is, never a secret. */
   [inspectSymbol](): string {
     return 'Collection';
   }

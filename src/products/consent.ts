@@ -109,6 +109,7 @@ export class Consent {
     });
   }
 
+  /** Its `util.inspect` rendering: what it is, never a secret. */
   [inspectSymbol](): string {
     return 'Consent';
   }

@@ -126,6 +126,7 @@ export class Disbursement extends ProductBase {
     return sendBasicUserInfoById(this, op.getBasicUserInfoById, [first, second, third]);
   }
 
+  /** Its `util.inspect` rendering: what it is, never a secret. */
   [inspectSymbol](): string {
     return 'Disbursement';
   }

@@ -62,6 +62,7 @@ export class Remittance extends ProductBase {
     return apiOf(this).waitFor(op.getCashTransfer, referenceId, options);
   }
 
+  /** Its `util.inspect` rendering: what it is, never a secret. */
   [inspectSymbol](): string {
     return 'Remittance';
   }

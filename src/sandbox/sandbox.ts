@@ -122,6 +122,7 @@ export class Sandbox {
     return printsRedacted({ id, key: apiKey }, 'key');
   }
 
+  /** Its `util.inspect` rendering: what it is, never a secret. */
   [inspectSymbol](): string {
     return `Sandbox { baseUrl: '${this.#config.baseUrl}' }`;
   }
