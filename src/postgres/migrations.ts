@@ -1,4 +1,5 @@
 import { type PostgresConnection, PostgresSchemaError, withClient } from './connection';
+import { RATE_PAUSE_SQL } from './migration-rate-pause';
 
 /**
  * The SDK's tables, one migration per version, in order; `{schema}` stands for the quoted
@@ -186,6 +187,7 @@ $$;
 ALTER TABLE {schema}.journal ADD COLUMN tenant text;
 `,
   },
+  { version: 7, name: 'rate pause', sql: RATE_PAUSE_SQL },
 ];
 
 /** The latest version this release knows. */

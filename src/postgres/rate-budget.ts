@@ -1,5 +1,5 @@
 import type { RateClass, RateScope, SharedRateBudget } from 'momo-partner-sdk';
-import { rateWindows } from '../stores/rate-windows';
+import { pauseWindow, rateWindows } from '../stores/rate-windows';
 import { StoreClock } from '../stores/store-clock';
 import type { PostgresConnection } from './connection';
 
@@ -17,6 +17,8 @@ export class PostgresRateBudget implements SharedRateBudget {
   readonly scopes = true;
   readonly #db: PostgresConnection;
   readonly #clock = new StoreClock();
+  /** Per paused window: the end of its pause the latest reservation showed (this process's clock). */
+  readonly #pausedUntil = new Map<string, number>();
 
   constructor(db: PostgresConnection) {
     this.#db = db;
@@ -35,11 +37,29 @@ export class PostgresRateBudget implements SharedRateBudget {
     );
     const answeredAt = Date.now();
     const reply = rows[0]?.reply;
-    const [at, now] = Array.isArray(reply) ? reply.map(Number) : [];
+    const [at, now, pausedAt] = Array.isArray(reply) ? reply.map(Number) : [];
     if (!(Number.isFinite(at) && Number.isFinite(now))) {
       throw new TypeError('rate_reserve() did not answer with a moment');
     }
-    return this.#clock.toLocal(at as number, now as number, answeredAt);
+    const local = this.#clock.toLocal(at as number, now as number, answeredAt);
+    const window = pauseWindow('postgres', kind, 0, scope);
+    const until = Number.isFinite(pausedAt) ? this.#clock.alsoLocal(pausedAt as number) : 0;
+    if (until > answeredAt) this.#pausedUntil.set(window, until);
+    else this.#pausedUntil.delete(window);
+    return local;
+  }
+
+  /** Every reservation of the class (the scope's window) after it waits `ms` from the database's now. */
+  async pause(kind: RateClass, ms: number, scope?: RateScope): Promise<void> {
+    const window = pauseWindow('postgres', kind, ms, scope);
+    await this.#db.query(`SELECT ${this.#db.table('rate_pause')}($1::text, $2::float8)`, [
+      window,
+      ms,
+    ]);
+  }
+
+  pausedUntil(kind: RateClass, scope?: RateScope): number {
+    return this.#pausedUntil.get(pauseWindow('postgres', kind, 0, scope)) ?? 0;
   }
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {

@@ -1,5 +1,5 @@
 import type { RateClass, RateScope, SharedRateBudget } from 'momo-partner-sdk';
-import { rateWindows } from '../stores/rate-windows';
+import { pauseWindow, rateWindows } from '../stores/rate-windows';
 import { StoreClock } from '../stores/store-clock';
 import {
   lua,
@@ -11,8 +11,9 @@ import {
 
 /**
  * One reservation in one or two windows at once. KEYS: the windows' sorted sets (reserved
- * moments, Redis time in ms): the class's, or a scope's and the overall one. ARGV: marginMs,
- * then each window's perSecond. On Redis' own clock (TIME): the next moment is the latest
+ * moments, Redis time in ms): the class's, or a scope's and the overall one; then the
+ * first window's pause (./PAUSE). ARGV: marginMs, then each window's perSecond. Never
+ * before the pause's end. On Redis' own clock (TIME): the next moment is the latest
  * of now and, in every window, its last reservation + 1000 / perSecond (even spacing) and
  * its Nth most recent + 1000 + marginMs (never N + 1 in a sliding second); that one moment
  * is added to every window, so each keeps its guarantee for the moment the call goes.
@@ -24,8 +25,11 @@ const RESERVE = lua(`
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
 local margin = tonumber(ARGV[1])
-local at = now
-for i, key in ipairs(KEYS) do
+local windows = #ARGV - 1
+local paused = tonumber(redis.call('GET', KEYS[windows + 1]) or '0')
+local at = math.max(now, paused)
+for i = 1, windows do
+  local key = KEYS[i]
   local rate = tonumber(ARGV[i + 1])
   local n = math.max(1, math.floor(rate))
   redis.call('ZREMRANGEBYSCORE', key, '-inf', string.format('(%.3f', now - 2000 - margin))
@@ -37,11 +41,25 @@ for i, key in ipairs(KEYS) do
   end
 end
 local member = string.format('%.3f', at)
-for _, key in ipairs(KEYS) do
-  redis.call('ZADD', key, member, member)
-  redis.call('PEXPIRE', key, math.ceil(at - now + 2000 + margin))
+for i = 1, windows do
+  redis.call('ZADD', KEYS[i], member, member)
+  redis.call('PEXPIRE', KEYS[i], math.ceil(at - now + 2000 + margin))
 end
-return { member, string.format('%.3f', now) }`);
+return { member, string.format('%.3f', now), string.format('%.3f', paused) }`);
+
+/**
+ * A pause the provider asked for, kept for every process: KEYS[1] holds its end (Redis
+ * time in ms), moved only later, expiring a second after it. ARGV: its length in ms.
+ */
+const PAUSE = lua(`
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
+local ms = tonumber(ARGV[1])
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+if now + ms > current then
+  redis.call('SET', KEYS[1], string.format('%.3f', now + ms), 'PX', math.ceil(ms) + 1000)
+end
+return 1`);
 
 /**
  * The budget of `createRate` and `lookupRate` shared by every instance on one Redis
@@ -58,6 +76,8 @@ export class RedisRateBudget implements SharedRateBudget {
   readonly scopes = true;
   readonly #redis: RedisConnection;
   readonly #clock = new StoreClock();
+  /** Per paused window: the end of its pause the latest reservation showed (this process's clock). */
+  readonly #pausedUntil = new Map<string, number>();
 
   constructor(client: RedisClient | RedisConnection, options: RedisOptions = {}) {
     this.#redis = client instanceof RedisConnection ? client : new RedisConnection(client, options);
@@ -73,17 +93,33 @@ export class RedisRateBudget implements SharedRateBudget {
     const windows = rateWindows('redis', kind, perSecond, marginMs, scope).map(
       ([name, rate]): [string, number] => [`${tag}:${name}`, rate],
     );
+    const paused = `${tag}:pause:${pauseWindow('redis', kind, 0, scope)}`;
     const reply = await this.#redis.script(
       RESERVE,
-      windows.map(([key]) => key),
+      [...windows.map(([key]) => key), paused],
       [String(marginMs), ...windows.map(([, rate]) => String(rate))],
     );
     const answeredAt = Date.now();
-    const [at, now] = Array.isArray(reply) ? reply.map(Number) : [];
+    const [at, now, pausedAt] = Array.isArray(reply) ? reply.map(Number) : [];
     if (!(Number.isFinite(at) && Number.isFinite(now))) {
       throw new RedisCommandError('EVALSHA', 'UNEXPECTED_REPLY');
     }
-    return this.#clock.toLocal(at as number, now as number, answeredAt);
+    const local = this.#clock.toLocal(at as number, now as number, answeredAt);
+    const until = Number.isFinite(pausedAt) ? this.#clock.alsoLocal(pausedAt as number) : 0;
+    if (until > answeredAt) this.#pausedUntil.set(paused, until);
+    else this.#pausedUntil.delete(paused);
+    return local;
+  }
+
+  /** Every reservation of the class (the scope's window) after it waits `ms` from Redis' now. */
+  async pause(kind: RateClass, ms: number, scope?: RateScope): Promise<void> {
+    const key = `${this.#redis.tag('rate')}:pause:${pauseWindow('redis', kind, ms, scope)}`;
+    await this.#redis.script(PAUSE, [key], [String(ms)]);
+  }
+
+  pausedUntil(kind: RateClass, scope?: RateScope): number {
+    const key = `${this.#redis.tag('rate')}:pause:${pauseWindow('redis', kind, 0, scope)}`;
+    return this.#pausedUntil.get(key) ?? 0;
   }
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {

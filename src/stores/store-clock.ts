@@ -21,4 +21,9 @@ export class StoreClock {
     this.#next = (this.#next + 1) % SAMPLES;
     return storeAt + Math.min(...this.#samples);
   }
+
+  /** Another moment of the same answer, mapped with the offset `toLocal` just used. */
+  alsoLocal(storeAt: number): number {
+    return storeAt + Math.min(...this.#samples);
+  }
 }

@@ -2,6 +2,7 @@ import { createPostgresState } from 'momo-partner-sdk/postgres';
 import { expect, it } from 'vitest';
 import { expectNestedCaps, reserveForThreeKeys } from '../support/nested-budget';
 import { describeWithPostgres } from '../support/postgres-server';
+import { expectPauseShared } from '../support/shared-pause';
 import { ARRIVAL_JITTER_MS, mostInWindow } from '../support/sliding-window';
 import { usePostgres } from './support';
 
@@ -37,5 +38,11 @@ describeWithPostgres('the PostgreSQL rate budget (real PostgreSQL)', () => {
     expect(mostInWindow(moments, 1_000 - ARRIVAL_JITTER_MS)).toBeLessThanOrEqual(5);
     // Five went in the first second: the window is used, not merely slow.
     expect(mostInWindow(moments, 1_000 + 30 + ARRIVAL_JITTER_MS)).toBeGreaterThanOrEqual(5);
+  }, 60_000);
+
+  it("a 429's pause recorded by one instance holds the other's reservations of its class (JE4)", async () => {
+    const state = await pg15.freshState();
+    const second = createPostgresState(pg15.newPool(), { schema: state.schema });
+    await expectPauseShared(state.rateBudget, second.rateBudget);
   }, 60_000);
 });

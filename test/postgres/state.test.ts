@@ -67,6 +67,7 @@ describeWithPostgres('createPostgresState on a real PostgreSQL', () => {
       { version: 4 },
       { version: 5 },
       { version: 6 },
+      { version: 7 },
     ]);
     expect(await (instances[1] as (typeof instances)[0]).journal.pending()).toEqual([]);
   });
