@@ -1,6 +1,7 @@
 import type { JournalEntry } from './contracts/journal';
 import type { Final } from './contracts/wait';
 import { isNotFoundError, ValidationError } from './errors';
+import { inspectSymbol } from './inspect';
 import type { ClientContext } from './products/client-context';
 import type { StatusLike } from './schemas/common';
 import { lookupOf } from './settle/lookups';
@@ -138,7 +139,7 @@ export class JournalView implements ClientJournal {
     }
   }
 
-  [Symbol.for('nodejs.util.inspect.custom')](): string {
+  [inspectSymbol](): string {
     return 'ClientJournal';
   }
 }

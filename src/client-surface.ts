@@ -17,6 +17,8 @@ export interface ClientSurface {
   readonly collection: Collection;
   readonly remittance: Remittance;
   readonly journal: ClientJournal;
+  /** The tenant the client serves (`momo-partner-sdk/tenants`): the drivers stamp and scope by it. */
+  readonly tenant?: string | undefined;
   /** The platform the client sends to. */
   toJSON(): { baseUrl: string; targetEnvironment: string };
 }

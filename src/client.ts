@@ -2,6 +2,7 @@ import { Callbacks } from './callbacks/callbacks';
 import { type ClientJournal, JournalView } from './client-journal';
 import type { SharedStateHealthReport } from './contracts/health';
 import type { MomoClientOptions } from './core/options';
+import { inspectSymbol } from './inspect';
 import { ClientContext } from './products/client-context';
 import { Collection } from './products/collection';
 import { Consent } from './products/consent';
@@ -59,6 +60,11 @@ export class MomoClient {
     return this.#callbacks;
   }
 
+  /** The tenant this client serves (`options.tenant`); undefined for a client of its own. */
+  get tenant(): string | undefined {
+    return this.#options.tenant;
+  }
+
   /** Operations sent and never seen final: `pending()`, and `resume()` after a restart. */
   get journal(): ClientJournal {
     this.#journal ??= new JournalView(this.#context);
@@ -83,7 +89,7 @@ export class MomoClient {
     this.#context.transport.close();
   }
 
-  [Symbol.for('nodejs.util.inspect.custom')](): string {
+  [inspectSymbol](): string {
     const { baseUrl, targetEnvironment } = this.#context.config;
     return `MomoClient { baseUrl: '${baseUrl}', targetEnvironment: '${targetEnvironment}' }`;
   }

@@ -1,10 +1,11 @@
+import { inspectSymbol } from './inspect';
+
 /**
  * The one error tree. Every error names the operation and, where there is one, the
  * reference id, so the caller can always resume by lookup. Guards work across realms
  * and duplicated copies of the package: they read a brand, not the prototype.
  */
 const BRAND = Symbol.for('momo-partner-sdk.error-kinds');
-const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 
 /** What every error is told about where it happened. */
 export interface ErrorContext {
@@ -18,16 +19,19 @@ export interface ErrorContext {
 
 /** The root of every error the SDK throws; test for it with `isMomoError`. */
 export class MomoError extends Error {
+  // The fields of this tree are `declare`d and set by the constructors, in the order they
+  // are declared: the same own properties in the same order as class fields, without each
+  // name written twice in the bundle (docs/size-and-startup.md).
   /** The operation that failed, e.g. `disbursement.deposit`. */
-  readonly operation: string | undefined;
+  declare readonly operation: string | undefined;
   /** The reference id of the call, when it has one: look the operation up by it. */
-  readonly referenceId: string | undefined;
+  declare readonly referenceId: string | undefined;
 
   constructor(message: string, context: ErrorContext = {}) {
     super(message, context.cause === undefined ? undefined : { cause: context.cause });
-    this.name = new.target.name;
     this.operation = context.operation;
     this.referenceId = context.referenceId;
+    this.name = new.target.name;
     const kinds: string[] = [];
     let ctor: { name: string } | null = new.target;
     while (ctor && ctor !== Error) {
@@ -63,9 +67,9 @@ export interface ValidationIssue {
 /** Bad input caught before sending: nothing was sent. */
 export class ValidationError extends MomoError {
   /** Every problem found, in input order. */
-  readonly issues: readonly ValidationIssue[];
+  declare readonly issues: readonly ValidationIssue[];
   /** The first offending field. */
-  readonly field: string;
+  declare readonly field: string;
 
   /**
    * `consequence` ends the message: what the refusal means where it happened (default
@@ -106,23 +110,23 @@ export interface ApiErrorInit extends ErrorContext {
 /** The service answered with an error status. */
 export class ApiError extends MomoError {
   /** The HTTP status of the answer. */
-  readonly status: number;
+  declare readonly status: number;
   /** The service's error code, e.g. `NOT_ALLOWED_TARGET_ENVIRONMENT` or `invalid_subscription_key`. */
-  readonly code: string | undefined;
+  declare readonly code: string | undefined;
   /** The standard-style error body's `errorCategory`, when the body had one. */
-  readonly category: string | undefined;
+  declare readonly category: string | undefined;
   /** The answer's body, parsed when it was JSON, scrubbed of secrets. */
-  readonly body: unknown;
+  declare readonly body: unknown;
   /**
    * Diagnostic response headers only (content-type, date, retry-after, request and
    * correlation ids, www-authenticate, rate-limit headers), with secrets scrubbed.
    */
-  readonly headers: Record<string, string>;
+  declare readonly headers: Record<string, string>;
   /**
    * From the answer's Retry-After (a 429, a 503...), when it had one: the retry loop and
    * `wait()` both wait at least this long before asking again.
    */
-  readonly retryAfterMs: number | undefined;
+  declare readonly retryAfterMs: number | undefined;
 
   constructor(init: ApiErrorInit) {
     const detail = [init.code, init.serverMessage].filter(Boolean).join(': ');
@@ -166,11 +170,11 @@ export class TimeoutError extends ConnectionError {}
 /** A response arrived but its body is not of the documented shape. */
 export class UnexpectedResponseError extends MomoError {
   /** The HTTP status of the answer (a 2xx). */
-  readonly status: number;
+  declare readonly status: number;
   /** The body as received, scrubbed of secrets. */
-  readonly body: unknown;
+  declare readonly body: unknown;
   /** How the body differs from the documented shape. */
-  readonly issues: readonly ValidationIssue[];
+  declare readonly issues: readonly ValidationIssue[];
 
   constructor(
     init: ErrorContext & { status: number; body: unknown; issues: readonly ValidationIssue[] },
@@ -189,9 +193,9 @@ export class WaitTimeoutError extends MomoError {
    * The last status seen (e.g. `'PENDING'`, or `'authorization_pending'` for a consent
    * wait); undefined when no lookup answered before the deadline.
    */
-  readonly lastStatus: string | undefined;
+  declare readonly lastStatus: string | undefined;
   /** The last looked-up result, whose `status` is `lastStatus`; undefined for consent waits. */
-  readonly lastResult: WaitTimeoutLastResult | undefined;
+  declare readonly lastResult: WaitTimeoutLastResult | undefined;
 
   constructor(
     init: ErrorContext & {

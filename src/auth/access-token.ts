@@ -1,6 +1,5 @@
+import { inspectSymbol } from '../inspect';
 import type { StoredToken } from './token-cache';
-
-const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 
 /**
  * What `getAccessToken()` returns. The token is readable as `.accessToken` but never

@@ -4,6 +4,7 @@ import { callbackToken } from '../core/callback-token';
 import type { Config, Credentials } from '../core/config';
 import { defineOperation, type Operation } from '../core/operation';
 import type { ProductName, TokenStore } from '../core/options';
+import { inspectSymbol } from '../inspect';
 import { accessTokenResponse } from '../schemas/token';
 import { consentAccessToken } from './consent-token';
 import { type StoredToken, TokenCache } from './token-cache';
@@ -190,7 +191,7 @@ export class ApiUserAuthorizer implements Authorizer {
     };
   }
 
-  [Symbol.for('nodejs.util.inspect.custom')](): string {
+  [inspectSymbol](): string {
     return 'ApiUserAuthorizer';
   }
 }

@@ -73,8 +73,7 @@ async function waitForConsent(
 ): Promise<ConsentToken> {
   const { authReqId } = polling;
   const context = { operation: OPERATION, referenceId: authReqId };
-  const timeoutAt =
-    options.timeoutMs === undefined ? Number.POSITIVE_INFINITY : Date.now() + options.timeoutMs;
+  const timeoutAt = options.timeoutMs === undefined ? Infinity : Date.now() + options.timeoutMs;
   let intervalSeconds = startInterval;
   let lastPollAt = polling.receivedAt;
   for (let polls = 0; ; ) {

@@ -1,6 +1,5 @@
 import type { RequestOptions } from '../core/options';
-
-const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
+import { inspectSymbol } from '../inspect';
 
 /** What a `ConsentToken` is made from: the consent token endpoint's answer. */
 export interface ConsentTokenInit {
@@ -22,10 +21,10 @@ export interface ConsentTokenInit {
 export class ConsentToken {
   readonly #accessToken: string;
   readonly #refreshToken: string | undefined;
-  readonly tokenType: string;
-  readonly scope: string | undefined;
-  readonly expiresAt: Date;
-  readonly refreshTokenExpiresAt: Date | undefined;
+  declare readonly tokenType: string;
+  declare readonly scope: string | undefined;
+  declare readonly expiresAt: Date;
+  declare readonly refreshTokenExpiresAt: Date | undefined;
 
   constructor(init: ConsentTokenInit) {
     const issuedAt = init.issuedAt ?? Date.now();

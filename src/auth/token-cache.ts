@@ -1,5 +1,6 @@
 import type { ReleaseLock, StoredToken, TokenStore } from '../contracts/token-store';
 import { sleep } from '../core/time';
+import { inspectSymbol } from '../inspect';
 
 export type { ReleaseLock, StoredToken, TokenStore };
 
@@ -191,7 +192,7 @@ export class TokenCache {
     }
   }
 
-  [Symbol.for('nodejs.util.inspect.custom')](): string {
+  [inspectSymbol](): string {
     return `TokenCache(${this.#tokens.size} tokens)`;
   }
 }

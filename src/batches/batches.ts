@@ -7,7 +7,8 @@ import { pacedCalls } from '../payments/pacing';
 import { checkRunOptions } from './check';
 import { batchClaims } from './claims';
 import { FirstLookupPlanner } from './first-lookup';
-import { adoptRecord, ItemState, type RunContext, usedKey } from './item';
+import { adoptRecord, ItemState, type RunContext } from './item';
+import { refusedRecord } from './refused-record';
 import { type BatchReportOptions, storedReport } from './stored-report';
 import { buildReport, moneyOf, ProgressCounts } from './summary';
 import { runOrTakeOver } from './takeover';
@@ -43,7 +44,7 @@ export class Batches {
     const handle = await options.store.open(options.id);
     const progress = new ProgressCounts(options.onProgress);
     const oneShot = !reiterable(items);
-    const { slots, kept } = await checkAll(items, options, handle, oneShot);
+    const { slots, kept } = await checkAll(this.#momo, items, options, handle, oneShot);
     progress.change((c) => {
       c.total = slots.length;
       for (const slot of slots) {
@@ -74,7 +75,7 @@ export class Batches {
    * holds nothing of it.
    */
   report(batch: string, options: BatchReportOptions): Promise<BatchReport> {
-    return storedReport(batch, options);
+    return storedReport(batch, options, this.#momo.tenant);
   }
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {
@@ -84,11 +85,13 @@ export class Batches {
 
 /** An item's line of the report, built without intermediate objects (100,000 of them). */
 function reportItem(slot: ItemState): BatchReportItem {
-  const { key, operation, referenceId, reason, financialTransactionId } = slot;
+  const { key, operation, referenceId, reason, financialTransactionId, tenant } = slot;
   const status = slot.status ?? 'UNRESOLVED';
   // A paid item's whole shape in one literal: properties added later live outside it.
   if (referenceId !== undefined && reason === undefined && financialTransactionId !== undefined) {
-    return { key, operation, referenceId, status, financialTransactionId };
+    return tenant === undefined
+      ? { key, operation, referenceId, status, financialTransactionId }
+      : { key, operation, referenceId, status, financialTransactionId, tenant };
   }
   const item: BatchReportItem =
     referenceId === undefined
@@ -96,6 +99,7 @@ function reportItem(slot: ItemState): BatchReportItem {
       : { key, operation, referenceId, status };
   if (reason !== undefined) item.reason = reason;
   if (financialTransactionId !== undefined) item.financialTransactionId = financialTransactionId;
+  if (tenant !== undefined) item.tenant = tenant;
   return item;
 }
 
@@ -111,6 +115,7 @@ function moneyOfSlot(slot: ItemState | undefined) {
  * and the bodies only for a one-shot input, which cannot be read twice.
  */
 async function checkAll(
+  momo: ClientSurface,
   items: Items,
   options: BatchRunOptions,
   handle: BatchHandle,
@@ -147,9 +152,10 @@ async function checkAll(
     slot.fingerprint = await fingerprint(check.operation, item.body);
     const record = await handle.get(check.key);
     if (!record) continue;
-    if (record.fingerprint !== slot.fingerprint) {
+    const refused = refusedRecord({ momo }, slot, record);
+    if (refused) {
       slot.status = 'REJECTED';
-      slot.reason = usedKey(check.key);
+      slot.reason = refused;
       continue;
     }
     adoptRecord(slot, record);

@@ -127,7 +127,14 @@ function syncFolder(dir: string): void {
 
 type Line =
   | { type: 'batch'; id: string }
-  | { type: 'intent'; key: string; operation: string; fingerprint: string; referenceId: string }
+  | {
+      type: 'intent';
+      key: string;
+      operation: string;
+      fingerprint: string;
+      referenceId: string;
+      tenant?: string;
+    }
   | ({ type: 'outcome'; key: string } & BatchOutcome);
 
 /**

@@ -10,6 +10,7 @@ import { accountHolderActive } from './account-check';
 import { leaseOf } from './claims';
 import type { FirstLookupPlanner } from './first-lookup';
 import type { BatchOperationSpec, FinalLike } from './operations';
+import { refusedRecord } from './refused-record';
 import { recordFinal } from './settled';
 import type { ProgressCounts } from './summary';
 import type { BatchItemStatus, BatchRunOptions } from './types';
@@ -34,6 +35,8 @@ export class ItemState {
   /** What it moves, for the report's amounts (two strings, no object per row). */
   amount?: string;
   currency?: string;
+  /** The tenant the store's record carries (the run's own, or none). */
+  tenant?: string;
 
   constructor(key: string, operation: string) {
     this.key = key;
@@ -103,9 +106,8 @@ export async function runItem(
     claim = run.claims.hold(slot.key, token, askedAt);
     // Another process may have recorded the item since this run read the store.
     const current = await handle.get(slot.key);
-    if (current && current.fingerprint !== slot.fingerprint) {
-      return end('REJECTED', usedKey(slot.key));
-    }
+    const notThisItems = current && refusedRecord(run, slot, current);
+    if (notThisItems) return end('REJECTED', notThisItems);
     if (current && adoptRecord(slot, current)) return countEnded(run, slot);
     let acceptedAt: number | undefined;
     // Before the creating call: the provider accepted it no earlier, whatever the load.
@@ -170,6 +172,7 @@ export async function runItem(
  */
 export function adoptRecord(slot: ItemState, record: BatchRecord): boolean {
   slot.referenceId = record.referenceId;
+  if (record.tenant !== undefined) slot.tenant = record.tenant;
   slot.recorded = true;
   const outcome = record.outcome;
   // Final, but owed its onItemSettled (`delivered: false`): looked up again, as if SENT.
@@ -215,16 +218,20 @@ async function send(
     (options.secret
       ? await derivedReferenceId(options.secret, handle.id, slot.key)
       : randomReferenceId());
+  const tenant = run.momo.tenant;
   const intent = {
     key: slot.key,
     operation: slot.operation,
     fingerprint: slot.fingerprint,
     referenceId,
+    ...(tenant === undefined ? {} : { tenant }),
   };
   const record = await claim.write((t) => handle.recordIntent(intent, t));
   if (!record) return ['UNRESOLVED', TAKEN_OVER];
-  if (record.fingerprint !== print) return ['REJECTED', usedKey(slot.key)];
+  const notThisItems = refusedRecord(run, slot, record);
+  if (notThisItems) return ['REJECTED', notThisItems];
   slot.referenceId = record.referenceId;
+  if (record.tenant !== undefined) slot.tenant = record.tenant;
   slot.recorded = true;
   const callOptions = {
     ...run.paced,
@@ -288,9 +295,4 @@ function wait(
   const go = (o: typeof options) =>
     (slot.spec as BatchOperationSpec).wait(run.momo, slot.referenceId as string, o);
   return adopted ? adopted.wait(options, go) : go(options);
-}
-
-/** The reason a key is refused when a different body was recorded under it. */
-export function usedKey(key: string): string {
-  return `key: "${key}" was used in this batch for another body or operation; not sent`;
 }

@@ -92,6 +92,7 @@ export class LocalHandle implements BatchHandle {
       fingerprint: intent.fingerprint,
       referenceId: intent.referenceId,
     };
+    if (intent.tenant !== undefined) record.tenant = intent.tenant;
     this.#log.intent(record); // durable before it counts as recorded
     this.#records.set(record.key, record);
     return copy(record);

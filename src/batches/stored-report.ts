@@ -11,13 +11,14 @@ export interface BatchReportOptions {
 
 /**
  * A batch's report read from its store alone (docs/batches.md): nothing sent, nothing looked
- * up. The store holds only what was recorded (items with an intent), in the order first
+ * up. A tenant's client (`momo.tenant`) reads only its own items. The store holds only what was recorded (items with an intent), in the order first
  * recorded, and no body: so no REJECTED or SKIPPED items, and no amounts (docs/assumptions.md).
  * An item not final is UNRESOLVED, as a run that could not finish it reports it.
  */
 export async function storedReport(
   batch: string,
   options: BatchReportOptions,
+  tenant: string | undefined,
 ): Promise<BatchReport> {
   const store = options?.store;
   if (!store || typeof store.open !== 'function') {
@@ -32,7 +33,11 @@ export async function storedReport(
   const items: BatchReportItem[] = [];
   // Not closed, as `run` leaves it: a store hands one process the same handle, which a
   // run of the batch going on in this process may be using.
-  for await (const record of handle.records()) items.push(reportItemOf(record));
+  // A tenant's client reads its own items only of a store tenants share; a client of no
+  // tenant (the operator's) reads every item, each row naming its tenant.
+  for await (const record of handle.records()) {
+    if (tenant === undefined || record.tenant === tenant) items.push(reportItemOf(record));
+  }
   // Opened, but nothing recorded (or its state expired): nothing to report of it.
   if (items.length === 0) throw unknownBatch(batch);
   return buildReport(items, () => undefined);
@@ -53,6 +58,12 @@ async function listed(ids: AsyncIterable<string>, batch: string): Promise<boolea
 
 /** A record's line of the report, as the run would give it (src/batches/batches.ts). */
 function reportItemOf(record: BatchRecord): BatchReportItem {
+  const item = statusOf(record);
+  if (record.tenant !== undefined) item.tenant = record.tenant;
+  return item;
+}
+
+function statusOf(record: BatchRecord): BatchReportItem {
   const { key, operation, referenceId, outcome } = record;
   if (outcome === undefined) {
     return { key, operation, referenceId, status: 'UNRESOLVED', reason: NOT_KNOWN_SENT };

@@ -2,15 +2,8 @@ import type { BatchClaimToken, BatchRecord } from '../contracts/batch-store';
 import type { ConcurrencyLimit } from '../payments/concurrency-limit';
 import { sleep } from '../payments/time';
 import { leaseOf } from './claims';
-import {
-  adoptRecord,
-  CLAIMED,
-  type ItemState,
-  type RunContext,
-  runItem,
-  TAKEN_OVER,
-  usedKey,
-} from './item';
+import { adoptRecord, CLAIMED, type ItemState, type RunContext, runItem, TAKEN_OVER } from './item';
+import { refusedRecord } from './refused-record';
 
 /** How often an item another process holds is looked at, at most (a third of a short lease). */
 const MAX_POLL_MS = 1_000;
@@ -57,9 +50,8 @@ export async function runOrTakeOver(
     // Another item stopped the run: it rejects with that error.
     if (stopping()) return end(slot, 'UNRESOLVED', why);
     const record = await handle.get(slot.key);
-    if (record && record.fingerprint !== slot.fingerprint) {
-      return end(slot, 'REJECTED', usedKey(slot.key));
-    }
+    const refused = record && refusedRecord(run, slot, record);
+    if (refused) return end(slot, 'REJECTED', refused);
     if (record && adopt(run, slot, record)) return; // another process ended it
     if (Date.now() >= deadline) return end(slot, 'UNRESOLVED', why);
     const token = await claimLapsed(run, slot, leaseMs, sendLimit);

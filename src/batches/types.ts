@@ -102,6 +102,8 @@ export interface BatchReportItem {
   /** FAILED: the provider's reason code. REJECTED: the field and why. UNRESOLVED: why. */
   reason?: string;
   financialTransactionId?: string;
+  /** The tenant whose client recorded the item (`momo-partner-sdk/tenants`), when one did. */
+  tenant?: string;
 }
 
 /** The counts of a batch's report, its amounts per currency and its failures by reason code. */

@@ -1,4 +1,5 @@
 import type { MomoClientOptions } from '../core/options';
+import { inspectSymbol } from '../inspect';
 import { type ClientContext, sharedContext } from '../products/client-context';
 import {
   type CallbackHandler,
@@ -26,7 +27,7 @@ export class Callbacks {
     return createCallbackHandler(this.#ctx, options);
   }
 
-  [Symbol.for('nodejs.util.inspect.custom')](): string {
+  [inspectSymbol](): string {
     return 'Callbacks';
   }
 }

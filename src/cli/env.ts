@@ -86,7 +86,16 @@ export function clientFromEnv(
     products[name] = { subscriptionKey, apiUser: { id, key } };
   }
   if (missing.length > 0) throw new UsageError(`Not set: ${missing.join(', ')}.`);
-  return new MomoClient({ ...connectionFromEnv(io, args), ...products, ...overrides });
+  // `--tenant`: the client is that tenant's, so what it records (payouts' batch items, the
+  // journal) carries it and what it reads of a shared store (reconcile --from-store,
+  // subscriptions --store) is that tenant's alone.
+  const tenant = args.text('tenant');
+  return new MomoClient({
+    ...connectionFromEnv(io, args),
+    ...products,
+    ...(tenant === undefined ? {} : { tenant }),
+    ...overrides,
+  });
 }
 
 /**

@@ -15,6 +15,11 @@ export interface BatchIntent {
   fingerprint: string;
   /** The X-Reference-Id the item is sent under, on every send, by every process. */
   referenceId: string;
+  /**
+   * The tenant whose client recorded it (`momo-partner-sdk/tenants`); absent for a client
+   * of its own. A store keeps it as given; a run of another tenant never sends the item.
+   */
+  tenant?: string;
 }
 
 /**

@@ -57,6 +57,11 @@ export interface OutboxPayment {
   attempts: number;
   /** Why it was last given back, while it waits (and kept once final). */
   lastError?: OutboxLastError;
+  /**
+   * The tenant whose credentials send it (`momo-partner-sdk/tenants`), as enqueued; absent
+   * for a payment of a client of its own.
+   */
+  tenant?: string;
 }
 
 /**
@@ -81,6 +86,12 @@ export interface OutboxIntent {
   body: unknown;
   /** The callback URL the provider is asked to call (`{referenceId}` is filled in). */
   callbackUrl?: string | undefined;
+  /**
+   * The tenant whose credentials send it (`momo-partner-sdk/tenants`: a tenant id, e.g.
+   * `merchant-42`): a relay sends it only with that tenant's client. Absent: a client of no
+   * tenant sends it. The same key enqueued again under another tenant is refused.
+   */
+  tenant?: string | undefined;
 }
 
 /** A row a relay holds: the payment, its body, and the claim every write of it carries. */
@@ -120,9 +131,10 @@ export interface OutboxStore<Tx = unknown> {
   readonly leaseMs: number;
   /**
    * Claims up to `limit` due rows, oldest first: undelivered, unclaimed or whose lease ran
-   * out, their retry time passed; never waiting on another relay's claim.
+   * out, their retry time passed; never waiting on another relay's claim. With `tenant`,
+   * only the rows of that tenant (`null`: only rows without one); without it, every row.
    */
-  claim(owner: string, limit: number): Promise<OutboxClaim[]>;
+  claim(owner: string, limit: number, tenant?: string | null): Promise<OutboxClaim[]>;
   /**
    * Records that the provider accepted the payment. The relay has freed the send slot
    * by then: a crash before it is recorded only means a re-send, whose 409 proves it.

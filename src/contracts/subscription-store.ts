@@ -51,6 +51,11 @@ export interface SubscriptionPlan {
   payerMessage?: string | undefined;
   /** What a late approval and an unpaid invoice do (default: every held period, arrears). */
   arrears?: ArrearsPolicy | undefined;
+  /**
+   * The tenant whose runner defined it (`momo-partner-sdk/tenants`); absent for a runner of
+   * no tenant. Another tenant's runner neither reads nor redefines it.
+   */
+  tenant?: string | undefined;
 }
 
 /** The pre-approval a subscription charges under. */
@@ -175,6 +180,12 @@ export interface Subscription {
   stoppedAt?: number | undefined;
   /** Which runner holds it until when (epoch ms): one runner works on a subscription at a time. */
   lease?: { owner: string; until: number } | undefined;
+  /**
+   * The tenant whose client charges it (`momo-partner-sdk/tenants`), stamped by that
+   * tenant's runner; absent for a runner of no tenant. In a store tenants share, a runner
+   * reads, charges and reports only the subscriptions of its own client's tenant.
+   */
+  tenant?: string | undefined;
 }
 
 /** A subscription read from a store, with the version a write must name. */
@@ -189,6 +200,8 @@ export interface SubscriptionFilter {
   /** Only those due (`dueAt`) before this epoch ms. */
   dueBefore?: number | undefined;
   limit?: number | undefined;
+  /** Only this tenant's (`null`: only those of no tenant); absent: every tenant's. */
+  tenant?: string | null | undefined;
 }
 
 /**
@@ -222,8 +235,12 @@ export interface SubscriptionStore {
     expected: number | undefined,
     within: (tx: unknown) => Promise<void>,
   ): Promise<number | undefined>;
-  /** Keys whose `dueAt` is at or before `now`, soonest first, at most `limit`. */
-  due(now: number, limit: number): Promise<string[]>;
+  /**
+   * Keys whose `dueAt` is at or before `now`, soonest first, at most `limit`. With
+   * `tenant`, only that tenant's subscriptions (`null`: only those of no tenant); a store
+   * that ignores it still works (a runner skips the others' records), only slower.
+   */
+  due(now: number, limit: number, tenant?: string | null): Promise<string[]>;
   /** The subscriptions the filter names (by status, due before a time, at most a limit). */
   list(filter?: SubscriptionFilter): Promise<Subscription[]>;
 }

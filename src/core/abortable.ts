@@ -58,9 +58,9 @@ export function abortable<T>(
  */
 export class Waiter<T = void> {
   done = false;
-  readonly promise: Promise<T>;
-  readonly signal: AbortSignal | undefined;
-  readonly deadline: number;
+  declare readonly promise: Promise<T>;
+  declare readonly signal: AbortSignal | undefined;
+  declare readonly deadline: number;
   #resolve: (value: T) => void = noop;
   #reject: (reason: unknown) => void = noop;
 

@@ -111,6 +111,20 @@ export function explainRefusal(answer: RefusedAnswer, sent: SentValues): string 
 }
 
 const PRODUCT_OF_OPERATION = /^(disbursement|collection|remittance)\./;
+/** How every credential hint ends. */
+const ISSUED_FOR = ', and that baseUrl is the environment they were issued for';
+
+/** The product whose credentials an operation uses (a consent call: Collection's), if any. */
+function productOf(operation: string): string | undefined {
+  return (
+    PRODUCT_OF_OPERATION.exec(operation)?.[1] ??
+    (operation.startsWith('consent.') ? 'collection' : undefined)
+  );
+}
+
+/** A client option as the hints name it: the product's own, or the shared one. */
+const optionOf = (product: string | undefined, name: string) =>
+  product ? `${product}.${name} (or ${name})` : name;
 
 /**
  * A 401 names the credential the service named: the subscription key
@@ -120,24 +134,34 @@ const PRODUCT_OF_OPERATION = /^(disbursement|collection|remittance)\./;
  */
 function explainUnauthorized(answer: RefusedAnswer): string | undefined {
   const said = `${answer.code ?? ''} ${answer.serverMessage ?? ''}`.toLowerCase();
-  const product =
-    PRODUCT_OF_OPERATION.exec(answer.operation)?.[1] ??
-    (answer.operation.startsWith('consent.') ? 'collection' : undefined);
-  const option = (name: string) => (product ? `${product}.${name} (or ${name})` : name);
+  const product = productOf(answer.operation);
   if (/subscription[ _]key/.test(said)) {
     return (
       `the service refused the subscription key${product ? ` of ${product}` : ''}: check ` +
-      `${option('subscriptionKey')} (the MOMO_SUBSCRIPTION_KEY variable for the command line) ` +
+      `${optionOf(product, 'subscriptionKey')} (the MOMO_SUBSCRIPTION_KEY variable for the command line) ` +
       `and that it belongs to a product you subscribed to`
     );
   }
   if (/login_failed|api[ _]?user|api[ _]?key|invalid_client/.test(said)) {
-    return (
-      `the service refused the API user id or its API key: check ${option('apiUser')} ` +
-      `(MOMO_API_USER, MOMO_API_KEY), and that baseUrl is the environment they were issued for`
-    );
+    return `the service refused the API user id or its API key: check ${optionOf(product, 'apiUser')} (MOMO_API_USER, MOMO_API_KEY)${ISSUED_FOR}`;
   }
   return undefined;
+}
+
+/**
+ * What a 401 on a Basic-authenticated token request means when the answer names no
+ * credential: the product's API user id and key, or its subscription key, were refused
+ * (never printed, only named). Undefined for any other operation.
+ */
+export function refusedCredentials(operation: string): string | undefined {
+  const product = /^\w+\.getAccessToken$|^consent\.getToken$/.test(operation)
+    ? productOf(operation)
+    : undefined;
+  if (!product) return undefined;
+  return (
+    `${product}: the service refused the API user id/API key (Basic) or the subscription key of ${product}. ` +
+    `Check ${optionOf(product, 'apiUser')} and ${optionOf(product, 'subscriptionKey')}${ISSUED_FOR}`
+  );
 }
 
 function currencyOf(body: string | undefined): string | undefined {

@@ -11,7 +11,7 @@ import {
   UnexpectedResponseError,
   type ValidationIssue,
 } from '../errors';
-import { explainRefusal, type SentValues } from './business-refusal';
+import { explainRefusal, refusedCredentials, type SentValues } from './business-refusal';
 import type { ResponseHeaders } from './raw-headers';
 import { parseRetryAfter } from './time';
 
@@ -120,39 +120,19 @@ export function createApiError(response: ErrorResponse): ApiError {
       explained ?? (response.status === 401 ? refusedCredentials(response.operation) : undefined),
     retryAfterMs: parseRetryAfter(response.headers.get('retry-after')),
   };
-  switch (response.status) {
-    case 400:
-      return new BadRequestError(init);
-    case 401:
-      return new AuthenticationError(init);
-    case 404:
-      return new NotFoundError(init);
-    case 409:
-      return new ConflictError(init);
-    case 410:
-      return new GoneError(init);
-    case 429:
-      return new RateLimitError(init);
-    default:
-      return response.status >= 500 ? new ServerError(init) : new ApiError(init);
-  }
+  const ErrorClass = ERROR_BY_STATUS[status] ?? (status >= 500 ? ServerError : ApiError);
+  return new ErrorClass(init);
 }
 
-/**
- * What a 401 on a Basic-authenticated token request means: the product's API user id
- * and key, or its subscription key, were refused (never printed, only named).
- */
-function refusedCredentials(operation: string): string | undefined {
-  const product =
-    /^(disbursement|collection|remittance)\.getAccessToken$/.exec(operation)?.[1] ??
-    (operation === 'consent.getToken' ? 'collection' : undefined);
-  if (!product) return undefined;
-  return (
-    `${product}: the service refused the API user id/API key (Basic) or the subscription key of ${product}. ` +
-    `Check ${product}.apiUser (or apiUser) and ${product}.subscriptionKey (or subscriptionKey), ` +
-    'and that baseUrl is the environment (sandbox or production) they were issued for'
-  );
-}
+/** The error class of each HTTP status the error tree names (5xx: ServerError; any other: ApiError). */
+const ERROR_BY_STATUS: Partial<Record<number, typeof ApiError>> = {
+  400: BadRequestError,
+  401: AuthenticationError,
+  404: NotFoundError,
+  409: ConflictError,
+  410: GoneError,
+  429: RateLimitError,
+};
 
 /** A 2xx whose body is not of the documented shape; the body kept is scrubbed. */
 export function createUnexpectedResponseError(init: {

@@ -144,6 +144,13 @@ export interface MomoClientOptions {
   callbackBus?: CallbackBus | undefined;
   /** Records creating calls before they are sent; default in memory. */
   journal?: Journal | undefined;
+  /**
+   * The tenant (merchant) this client serves, set by `momo-partner-sdk/tenants` (and the
+   * CLI's `--tenant`): the drivers stamp it on what they record (batch items,
+   * subscriptions, outbox intents) and read only records stamped with it from a store all
+   * tenants share. Absent for a client of its own.
+   */
+  tenant?: string | undefined;
 }
 
 /** The last, optional argument of every method. */

@@ -1,8 +1,9 @@
+import { inspectSymbol } from '../inspect';
+
 /**
  * A credential that never prints itself: not in `String()`, JSON or `util.inspect`.
  * Only the transport calls `reveal()`, when it writes a header.
  */
-const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 const REDACTED = '[redacted]';
 
 export class Secret {

@@ -74,7 +74,7 @@ export async function runPaymentJob(
   }
   const handle = await handleOf(context.store, batch);
   if (data.kind === 'reject') {
-    return recordRejection(handle, context.secret, data, ownerId('batch'));
+    return recordRejection(handle, context.secret, data, ownerId('batch'), momo.tenant);
   }
   const check = checkItem(data, data.operation);
   if (!check.ok) return { status: 'REJECTED', batch, key, reason: check.reason };
@@ -112,10 +112,11 @@ export async function runPaymentJob(
 }
 
 function resultOf(batch: string, slot: ItemState): PaymentJobResult {
-  const { key, referenceId, reason, financialTransactionId } = slot;
+  const { key, referenceId, reason, financialTransactionId, tenant } = slot;
   const status = slot.status;
   if (status === 'SUCCESSFUL' || status === 'FAILED' || status === 'REJECTED') {
     const result: PaymentJobResult = { status, batch, key };
+    if (tenant !== undefined) result.tenant = tenant;
     if (referenceId !== undefined) result.referenceId = referenceId;
     if (reason !== undefined) result.reason = reason;
     if (financialTransactionId !== undefined) {
@@ -130,6 +131,7 @@ function resultOf(batch: string, slot: ItemState): PaymentJobResult {
     reason: reason ?? 'not final yet',
   };
   if (referenceId !== undefined) pending.referenceId = referenceId;
+  if (tenant !== undefined) pending.tenant = tenant;
   return pending;
 }
 

@@ -1,5 +1,5 @@
 import { leaseOf } from '../batches/claims';
-import type { BatchHandle } from '../contracts/batch-store';
+import type { BatchHandle, BatchIntent } from '../contracts/batch-store';
 import { derivedReferenceId, fingerprint } from '../payments/ids';
 import type { PaymentJobData, PaymentJobResult } from './types';
 
@@ -8,13 +8,15 @@ import type { PaymentJobData, PaymentJobResult } from './types';
  * id it would have been sent under, a fingerprint of the rejection, not of the body), so
  * the stored report lists it. Nothing is sent. A key whose record is another item's (sent
  * or recorded first) keeps it: the rejection is only this job's result. A key another
- * worker holds: the same (that worker's item is the key's).
+ * worker holds: the same (that worker's item is the key's). The record carries the tenant
+ * of the worker's client, as a sent item's does.
  */
 export async function recordRejection(
   handle: BatchHandle,
   secret: string,
   data: PaymentJobData,
   owner: string,
+  tenant: string | undefined,
 ): Promise<PaymentJobResult> {
   const { batch, key, operation } = data;
   const reason = data.reason ?? 'rejected when added';
@@ -25,13 +27,20 @@ export async function recordRejection(
   try {
     const current = await handle.get(key);
     if (current) {
-      if (current.fingerprint === print) rejected.referenceId = current.referenceId;
+      const own = current.fingerprint === print && current.tenant === tenant;
+      if (own) rejected.referenceId = current.referenceId;
       return rejected;
     }
     const referenceId = await derivedReferenceId(secret, batch, key);
-    const intent = { key, operation, fingerprint: print, referenceId };
+    const intent: BatchIntent = {
+      key,
+      operation,
+      fingerprint: print,
+      referenceId,
+      ...(tenant === undefined ? {} : { tenant }),
+    };
     const record = await handle.recordIntent(intent, token);
-    if (record?.fingerprint !== print) return rejected;
+    if (record?.fingerprint !== print || record.tenant !== tenant) return rejected;
     await handle.recordOutcome(key, { status: 'REJECTED', reason }, token);
     rejected.referenceId = referenceId;
     return rejected;

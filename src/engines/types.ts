@@ -70,5 +70,14 @@ export type PaymentJobResult =
       referenceId?: string;
       reason?: string;
       financialTransactionId?: string;
+      /** The tenant the item's record carries (the worker's client's, `momo-partner-sdk/tenants`). */
+      tenant?: string;
     }
-  | { status: 'PENDING'; batch: string; key: string; referenceId?: string; reason: string };
+  | {
+      status: 'PENDING';
+      batch: string;
+      key: string;
+      referenceId?: string;
+      reason: string;
+      tenant?: string;
+    };

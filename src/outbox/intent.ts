@@ -35,16 +35,29 @@ export async function checkOutboxIntent(input: unknown): Promise<CheckedOutboxIn
   }
   const check = checkItem(input, String(operation));
   if (!check.ok) throw new ValidationError(check.issues.map(inOutboxWords));
-  const { body, callbackUrl } = input as { body: unknown; callbackUrl?: string };
+  const { body, callbackUrl, tenant } = input as OutboxIntent;
+  if (tenant !== undefined && !(typeof tenant === 'string' && TENANT_ID.test(tenant))) {
+    throw new ValidationError([
+      {
+        path: 'tenant',
+        message:
+          'must be a tenant id: 1-128 letters, digits, ".", "_" or "-", starting with a letter or a digit',
+      },
+    ]);
+  }
   return {
     key: check.key,
     operation: check.operation,
     body,
     ...(callbackUrl === undefined ? {} : { callbackUrl }),
+    ...(tenant === undefined ? {} : { tenant }),
     fingerprint: await fingerprint(check.operation, body),
     referenceId: randomReferenceId(),
   };
 }
+
+/** A tenant id as `momo-partner-sdk/tenants` takes it (src/tenants/tenant-id.ts). */
+const TENANT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 /** The batch's words for an unknown operation, said of the outbox. */
 function inOutboxWords(issue: ValidationIssue): ValidationIssue {

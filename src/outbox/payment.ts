@@ -21,6 +21,8 @@ export interface RelayContext<Tx> {
   momo: ClientSurface;
   store: OutboxStore<Tx>;
   onSettled: ((payment: OutboxPayment, tx: Tx) => Promise<void> | void) | undefined;
+  /** A tenant's client (`tenantClient`), for the intents enqueued with a tenant. */
+  tenantClient: ((tenant: string) => Promise<ClientSurface> | ClientSurface) | undefined;
   /** What the relay cannot reach, and each payment's refusal. */
   log: RelayLog;
   /** Aborted by `relay.stop()`. */
@@ -60,41 +62,76 @@ export async function relayPayment<Tx>(
   if (claim.settled) return deliver(ctx, held, outcomeOf(claim));
   const spec = batchOperation(claim.operation);
   if (!spec) return deliver(ctx, held, { status: 'FAILED', reason: 'UNKNOWN_OPERATION' });
+  const momo = await clientOf(ctx, held);
+  if (momo === undefined) return; // given back: not this relay's to send now
+  const own = { ...ctx, momo }; // every call of this payment with its own tenant's client
   let adopted: AdoptedCheck | undefined; // a 409's transaction, compared with the row
   if (claim.status === 'QUEUED') {
-    const sent = await send(ctx, held, spec);
+    const sent = await send(own, held, spec);
     if (typeof sent !== 'string') {
-      if ('final' in sent) return deliver(ctx, held, sent.final);
-      return giveBack(ctx, held, sent.retryInMs, undefined, sent.setback);
+      if ('final' in sent) return deliver(own, held, sent.final);
+      return giveBack(own, held, sent.retryInMs, undefined, sent.setback);
     }
     if (sent === 'existed') adopted = new AdoptedCheck(claim.body);
     // The send is done: its slot is free before SENT is recorded (a crash meanwhile
     // only means a re-send under the same reference id, whose 409 proves it).
     freeSendSlot();
-    if (!(await record(ctx.log, held, () => ctx.store.markSent(claim.key, claim.token)))) return;
+    if (!(await record(own.log, held, () => own.store.markSent(claim.key, claim.token)))) return;
   }
   freeSendSlot(); // the wait holds no send slot
-  if (ctx.stopping.aborted) return giveBack(ctx, held, 0);
-  const signal = AbortSignal.any([held.lease.signal, ctx.stopping]);
+  if (own.stopping.aborted) return giveBack(own, held, 0);
+  const signal = AbortSignal.any([held.lease.signal, own.stopping]);
   let final: Awaited<ReturnType<PaymentOperation['wait']>>;
   const waitFor = (options: { signal: AbortSignal }) =>
-    spec.wait(ctx.momo, claim.referenceId, options);
+    spec.wait(own.momo, claim.referenceId, options);
   try {
     final = await (adopted ? adopted.wait({ signal }, waitFor) : waitFor({ signal }));
   } catch (error) {
     if (held.lease.lost) return; // its new owner carries on
-    if (adopted?.reason !== undefined) return deliver(ctx, held, mismatched);
-    if (ctx.stopping.aborted) return giveBack(ctx, held, 0);
-    if (!isWaitTimeoutError(error)) ctx.log.failing('provider', error);
+    if (adopted?.reason !== undefined) return deliver(own, held, mismatched);
+    if (own.stopping.aborted) return giveBack(own, held, 0);
+    if (!isWaitTimeoutError(error)) own.log.failing('provider', error);
     const setback = { error: { ...failureNote(error), at: Date.now() }, maybeSent: true };
-    return giveBack(ctx, held, retryIn(claim.attempts), undefined, setback); // looked up again later
+    return giveBack(own, held, retryIn(claim.attempts), undefined, setback); // looked up again later
   }
   const ftid = final.financialTransactionId;
-  await deliver(ctx, held, {
+  await deliver(own, held, {
     status: final.status === 'SUCCESSFUL' ? 'SUCCESSFUL' : 'FAILED',
     ...(final.status === 'SUCCESSFUL' ? {} : { reason: reasonCode(final.reason) }),
     ...(ftid === undefined ? {} : { financialTransactionId: ftid }),
   });
+}
+
+/**
+ * The client that sends this payment: one of the intent's own tenant (none: a client of
+ * no tenant), never another's. The relay's client when it is that; else `tenantClient`'s,
+ * checked to be the tenant's. Otherwise the payment is given back to wait (nothing sent),
+ * its `lastError` saying why, and undefined.
+ */
+async function clientOf<Tx>(ctx: RelayContext<Tx>, held: Held): Promise<ClientSurface | undefined> {
+  const { tenant, attempts } = held.claim;
+  if (tenant === ctx.momo.tenant) return ctx.momo;
+  let failure: unknown = new TenantMismatchError();
+  if (tenant !== undefined && ctx.tenantClient) {
+    try {
+      const client = await ctx.tenantClient(tenant);
+      if (client?.tenant === tenant) return client;
+    } catch (error) {
+      failure = error; // e.g. an UnknownTenantError, or its resolver failing for now
+    }
+  }
+  ctx.log.failing('tenantClient', failure);
+  const setback = { error: { ...failureNote(failure), at: Date.now() }, maybeSent: false };
+  await giveBack(ctx, held, retryIn(attempts), undefined, setback);
+  return undefined;
+}
+
+/** Why a relay sent nothing of an intent: it has no client of the intent's tenant. */
+class TenantMismatchError extends Error {
+  override name = 'TenantMismatchError';
+  constructor() {
+    super("the relay has no client of this intent's tenant: nothing sent");
+  }
 }
 
 /** A row whose reference id the provider holds for another transaction: this one never sent. */

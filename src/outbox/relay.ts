@@ -41,6 +41,9 @@ function checkOptions(options: OutboxRelayOptions<never>): void {
   if (options.onSettled !== undefined && typeof options.onSettled !== 'function') {
     issues.push({ path: 'onSettled', message: 'must be a function (payment, tx)' });
   }
+  if (options.tenantClient !== undefined && typeof options.tenantClient !== 'function') {
+    issues.push({ path: 'tenantClient', message: 'must be a function (tenant) => client' });
+  }
   if (issues.length > 0) throw new ValidationError(issues);
 }
 
@@ -71,6 +74,7 @@ class Relay<Tx> {
       momo,
       store,
       onSettled: options.onSettled,
+      tenantClient: options.tenantClient,
       log: new RelayLog(options.logger),
       stopping: this.#stop.signal,
     };
@@ -112,7 +116,7 @@ class Relay<Tx> {
         let claims: OutboxClaim[];
         const askedAt = Date.now();
         try {
-          claims = await store.claim(this.#owner, free);
+          claims = await store.claim(this.#owner, free, this.#scope());
           log.working('database');
           failures = 0;
         } catch (error) {
@@ -126,6 +130,15 @@ class Relay<Tx> {
       }
       await this.#nextWake();
     }
+  }
+
+  /**
+   * Whose intents this relay claims: every tenant's with `tenantClient`; else only its
+   * client's tenant's (`null`: those of no tenant), which its client alone may send.
+   */
+  #scope(): string | null | undefined {
+    if (this.#ctx.tenantClient) return undefined;
+    return this.#ctx.momo.tenant ?? null;
   }
 
   /** Resolves on a wake-up, a freed slot after a full claim, the poll interval, or stop(). */

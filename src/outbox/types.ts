@@ -1,3 +1,4 @@
+import type { ClientSurface } from '../client-surface';
 import type { Logger } from '../contracts/hooks';
 import type { OutboxPayment } from '../contracts/outbox-store';
 
@@ -15,6 +16,15 @@ export interface OutboxRelayOptions<Tx = unknown> {
   pollIntervalMs?: number;
   /** Where the relay says what it cannot reach and when it is back (one line per change). */
   logger?: Logger;
+  /**
+   * A tenant's client, for the intents enqueued with a `tenant` (docs/tenants.md): e.g.
+   * `(id) => tenants.client(id)`. With it, the relay claims every tenant's intents and
+   * sends each with its own tenant's client (the relay's `momo` sends those of no tenant,
+   * when it is a client of no tenant). Without it, the relay claims only the intents of
+   * its client's tenant (`momo.tenant`; none: those without a tenant). An intent is never
+   * sent with another tenant's client.
+   */
+  tenantClient?: (tenant: string) => Promise<ClientSurface> | ClientSurface;
 }
 
 /** A running relay. */

@@ -137,8 +137,8 @@ export class Poller {
           // The wait's deadline bounds its retries and any Retry-After; the next lookup is
           // the schedule's step, or later when the answer's Retry-After says so.
           const decision = retryDecision(error, polls + 1, {
-            maxRetries: Number.POSITIVE_INFINITY,
-            maxRetryAfterMs: Number.POSITIVE_INFINITY,
+            maxRetries: Infinity,
+            maxRetryAfterMs: Infinity,
             backoffMs: () => next,
             alsoTransient: (e) => isNotFoundError(e) && Date.now() < graceUntil,
           });

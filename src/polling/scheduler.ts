@@ -42,7 +42,7 @@ export class Scheduler {
   readonly #heap: Sleep[] = [];
   #seq = 0;
   #timer: ReturnType<typeof setTimeout> | undefined;
-  #timerAt = Number.POSITIVE_INFINITY;
+  #timerAt = Infinity;
 
   /**
    * Resolves after `ms`, or at once when `wake()` is called, and rejects with the
@@ -104,7 +104,7 @@ export class Scheduler {
 
   #fire(): void {
     this.#timer = undefined;
-    this.#timerAt = Number.POSITIVE_INFINITY;
+    this.#timerAt = Infinity;
     const now = Date.now();
     while (this.#heap[0] && (this.#heap[0].done || this.#heap[0].deadline <= now)) {
       this.#pop()?.run();
@@ -115,7 +115,7 @@ export class Scheduler {
   #clear(): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
-    this.#timerAt = Number.POSITIVE_INFINITY;
+    this.#timerAt = Infinity;
   }
 }
 

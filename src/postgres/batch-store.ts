@@ -17,7 +17,7 @@ const BATCH_ID = /^[^\p{Cs}\u0000-\u001f\u007f-\u009f]*$/u;
 /** Records read per query by `records()`: bounded memory whatever the batch's size. */
 const PAGE = 500;
 const RECORD_COLUMNS =
-  'key, operation, fingerprint, reference_id, status, reason, financial_transaction_id';
+  'key, operation, fingerprint, reference_id, status, reason, financial_transaction_id, tenant';
 /** The row's claim is `$3` and its lease has not run out (on the database's clock). */
 const CLAIM_HELD = 'claim_token = $3 AND claim_expires > clock_timestamp()';
 
@@ -170,15 +170,23 @@ class PostgresBatchHandle implements BatchHandle {
          FOR UPDATE
        ), written AS (
          UPDATE ${this.#items} AS i
-         SET operation = $4, fingerprint = $5, reference_id = $6,
+         SET operation = $4, fingerprint = $5, reference_id = $6, tenant = $7,
            seq = nextval('${this.#db.table('batch_order')}')
          FROM held
          WHERE i.batch_id = $1 AND i.key = $2 AND held.reference_id IS NULL
          RETURNING i.key, i.operation, i.fingerprint, i.reference_id, i.status, i.reason,
-           i.financial_transaction_id
+           i.financial_transaction_id, i.tenant
        )
        SELECT * FROM written UNION ALL SELECT * FROM held WHERE reference_id IS NOT NULL`,
-      [this.id, intent.key, token, intent.operation, intent.fingerprint, intent.referenceId],
+      [
+        this.id,
+        intent.key,
+        token,
+        intent.operation,
+        intent.fingerprint,
+        intent.referenceId,
+        intent.tenant ?? null,
+      ],
     );
     if (!rows[0]) return undefined;
     const { outcome: _, ...held } = toRecord(rows[0]);
@@ -231,6 +239,7 @@ function toRecord(row: Record<string, unknown>): BatchRecord {
     fingerprint: String(row.fingerprint),
     referenceId: String(row.reference_id),
   };
+  if (typeof row.tenant === 'string') record.tenant = row.tenant;
   if (typeof row.status === 'string') {
     const outcome: BatchOutcome = { status: row.status as BatchOutcome['status'] };
     if (typeof row.reason === 'string') outcome.reason = row.reason;

@@ -1,5 +1,5 @@
 /**
- * Migration 7 (./migrations.ts): the provider's pauses kept in the shared rate budget, so
+ * Migration 9 (./migration-sql.ts): the provider's pauses kept in the shared rate budget, so
  * that a 429 one instance got holds every instance's calls of the class
  * (docs/assumptions.md, JE4). A file of its own: the migrations' list stays readable.
  */
@@ -18,8 +18,10 @@ BEGIN
   RETURN now_ms;
 END
 $$;
--- As version 5's, never before the first window's pause; returns {moment, now, paused_until}.
-CREATE OR REPLACE FUNCTION {schema}.rate_reserve(names text[], rates float8[], margin float8)
+-- As version 7's (with the asking instance's spread), never before the first window's
+-- pause; returns {moment, now, paused_until}. The 3-argument form (instances of an earlier
+-- release) knows no pause.
+CREATE OR REPLACE FUNCTION {schema}.rate_reserve(names text[], rates float8[], margin float8, spread float8)
 RETURNS float8[] LANGUAGE plpgsql AS $$
 DECLARE
   now_ms float8;
@@ -47,7 +49,7 @@ BEGIN
   END LOOP;
   UPDATE {schema}.rate_windows AS r
     SET moments = array(SELECT m FROM unnest(r.moments) AS m
-                        WHERE m >= now_ms - 2000 - margin ORDER BY m) || at
+                        WHERE m >= now_ms - 2000 - margin ORDER BY m) || (at + spread)
     WHERE r.name = ANY(names);
   RETURN ARRAY[at, now_ms, coalesce(paused, 0)];
 END

@@ -46,7 +46,7 @@ export class PostgresOutboxStore implements OutboxStore<PostgresPoolClient> {
     return listPayments(this.#db, options);
   }
 
-  async claim(owner: string, limit: number): Promise<OutboxClaim[]> {
+  async claim(owner: string, limit: number, tenant?: string | null): Promise<OutboxClaim[]> {
     const { rows } = await this.#db.query(
       `UPDATE ${this.#outbox} AS o
        SET claim_owner = $1,
@@ -57,13 +57,14 @@ export class PostgresOutboxStore implements OutboxStore<PostgresPoolClient> {
          WHERE delivered_at IS NULL
            AND (claim_expires IS NULL OR claim_expires <= clock_timestamp())
            AND (not_before IS NULL OR not_before <= clock_timestamp())
+           AND (NOT $4::boolean OR tenant IS NOT DISTINCT FROM $5::text)
          ORDER BY seq LIMIT $2
          FOR UPDATE SKIP LOCKED
        ) AS due
        WHERE o.key = due.key
       RETURNING ${PAYMENT_COLUMNS.replaceAll(/(\w+)/g, 'o.$1')}, o.callback_url,
         o.claim_token, o.settled_at, o.seq`,
-      [owner, limit, this.leaseMs],
+      [owner, limit, this.leaseMs, tenant !== undefined, tenant ?? null],
     );
     return rows
       .sort((a, b) => Number(a.seq) - Number(b.seq))

@@ -4,7 +4,7 @@ import type { PostgresConnection, PostgresPoolClient } from './connection';
 
 /** The columns an `OutboxPayment` is read from (its amount and currency from the body). */
 export const PAYMENT_COLUMNS =
-  'key, operation, reference_id, status, reason, financial_transaction_id, body, attempts, last_error_name, last_error_code, last_error_at';
+  'key, operation, reference_id, status, reason, financial_transaction_id, body, attempts, last_error_name, last_error_code, last_error_at, tenant';
 
 /** A row as an `OutboxPayment`, its reason, transaction id and last error only when there are. */
 export function toPayment(row: Record<string, unknown>): OutboxPayment {
@@ -16,6 +16,7 @@ export function toPayment(row: Record<string, unknown>): OutboxPayment {
     attempts: Number(row.attempts ?? 0),
   };
   if (typeof row.reason === 'string') payment.reason = row.reason;
+  if (typeof row.tenant === 'string') payment.tenant = row.tenant;
   if (typeof row.financial_transaction_id === 'string') {
     payment.financialTransactionId = row.financial_transaction_id;
   }
@@ -111,8 +112,8 @@ async function write(
   // One statement: the row, and the NOTIFY only when a row was inserted.
   const inserted = await tx.query(
     `WITH inserted AS (
-       INSERT INTO ${outbox} (key, operation, body, callback_url, fingerprint, reference_id)
-       VALUES ($1, $2, $3::jsonb, $4, $5, $6)
+       INSERT INTO ${outbox} (key, operation, body, callback_url, fingerprint, reference_id, tenant)
+       VALUES ($1, $2, $3::jsonb, $4, $5, $6, $8)
        ON CONFLICT (key) DO NOTHING RETURNING reference_id
      )
      SELECT reference_id, pg_notify($7, '') FROM inserted`,
@@ -124,14 +125,22 @@ async function write(
       intent.fingerprint,
       intent.referenceId,
       channelOf(db.schema),
+      intent.tenant ?? null,
     ],
   );
   const fresh = inserted.rows[0]?.reference_id;
   if (typeof fresh === 'string') return fresh;
   const { rows } = await tx.query(
-    `SELECT fingerprint, reference_id FROM ${outbox} WHERE key = $1`,
+    `SELECT fingerprint, reference_id, tenant FROM ${outbox} WHERE key = $1`,
     [intent.key],
   );
+  if ((rows[0]?.tenant ?? undefined) !== intent.tenant) {
+    // Another tenant's payment (or one of no tenant): its reference id is not this one's.
+    throw new ValidationError(
+      [{ path: 'key', message: `"${intent.key}" was enqueued by another tenant; not stored` }],
+      { operation: 'outbox.enqueue' },
+    );
+  }
   if (rows[0]?.fingerprint !== intent.fingerprint) {
     throw new ValidationError(
       [

@@ -1,6 +1,6 @@
 import type { RateClass, RateScope, SharedRateBudget } from 'momo-partner-sdk';
 import { pauseWindow, rateWindows } from '../stores/rate-windows';
-import { StoreClock } from '../stores/store-clock';
+import { notePause, StoreClock } from '../stores/store-clock';
 import type { PostgresConnection } from './connection';
 
 /**
@@ -9,9 +9,10 @@ import type { PostgresConnection } from './connection';
  * paced class reserves its moment with one statement (`<schema>.rate_reserve`), which
  * locks the rows of its windows (`<schema>.rate_windows`: the class's; a tenant's key and
  * all tenants' together) and returns the earliest moment every window allows, on the
- * database's clock. Handed back on this process's clock through the offset its answers
- * show (`StoreClock`: never early, late by the same little for every reservation): clocks
- * that disagree between hosts do not matter. The same guarantees as the Redis budget's.
+ * database's clock (migration 7: counted there at that moment plus this process's spread).
+ * Handed back on this process's clock through the offset its answers show (`StoreClock`:
+ * never early, and counted as late as its mapping may make it): clocks that disagree
+ * between hosts or processes do not matter. The same guarantees as the Redis budget's.
  */
 export class PostgresRateBudget implements SharedRateBudget {
   readonly scopes = true;
@@ -31,21 +32,23 @@ export class PostgresRateBudget implements SharedRateBudget {
     scope?: RateScope,
   ): Promise<number> {
     const windows = rateWindows('postgres', kind, perSecond, marginMs, scope);
-    const { rows } = await this.#db.query(
-      `SELECT ${this.#db.table('rate_reserve')}($1::text[], $2::float8[], $3::float8) AS reply`,
-      [windows.map(([name]) => name), windows.map(([, rate]) => rate), marginMs],
-    );
-    const answeredAt = Date.now();
-    const reply = rows[0]?.reply;
-    const [at, now, pausedAt] = Array.isArray(reply) ? reply.map(Number) : [];
-    if (!(Number.isFinite(at) && Number.isFinite(now))) {
-      throw new TypeError('rate_reserve() did not answer with a moment');
-    }
-    const local = this.#clock.toLocal(at as number, now as number, answeredAt);
-    const window = pauseWindow('postgres', kind, 0, scope);
-    const until = Number.isFinite(pausedAt) ? this.#clock.alsoLocal(pausedAt as number) : 0;
-    if (until > answeredAt) this.#pausedUntil.set(window, until);
-    else this.#pausedUntil.delete(window);
+    const names = windows.map(([name]) => name);
+    const rates = windows.map(([, rate]) => rate);
+    let reply: { at: number; pausedAt: number } | undefined;
+    const local = await this.#clock.reserve(async (spreadMs) => {
+      const { rows } = await this.#db.query(
+        `SELECT ${this.#db.table('rate_reserve')}($1::text[], $2::float8[], $3::float8, $4::float8) AS reply`,
+        [names, rates, marginMs, spreadMs],
+      );
+      const answer = rows[0]?.reply;
+      const [at, now, pausedAt] = Array.isArray(answer) ? answer.map(Number) : [];
+      if (!(Number.isFinite(at) && Number.isFinite(now))) {
+        throw new TypeError('rate_reserve() did not answer with a moment');
+      }
+      reply = { at: at as number, pausedAt: Number.isFinite(pausedAt) ? (pausedAt as number) : 0 };
+      return { at: at as number, now: now as number };
+    });
+    notePause(this.#pausedUntil, pauseWindow('postgres', kind, 0, scope), reply, local);
     return local;
   }
 

@@ -88,30 +88,33 @@ export class PostgresSubscriptionStore implements SubscriptionStore {
     subscription: Subscription,
     expected: number | undefined,
   ): Promise<number | undefined> {
-    const { key, plan, status, dueAt } = subscription;
-    const values = [key, plan, status, dueAt ?? null, JSON.stringify(subscription)];
+    const { key, plan, status, dueAt, tenant } = subscription;
+    const values = [key, plan, status, dueAt ?? null, JSON.stringify(subscription), tenant ?? null];
     const { rows } =
       expected === undefined
         ? await query(
-            `INSERT INTO ${this.#table} (key, version, plan, status, due_at, subscription)
-             VALUES ($1, 1, $2, $3, $4, $5::jsonb) ON CONFLICT (key) DO NOTHING RETURNING version`,
+            `INSERT INTO ${this.#table} (key, version, plan, status, due_at, subscription, tenant)
+             VALUES ($1, 1, $2, $3, $4, $5::jsonb, $6)
+             ON CONFLICT (key) DO NOTHING RETURNING version`,
             values,
           )
         : await query(
             `UPDATE ${this.#table} SET version = version + 1, plan = $2, status = $3,
-               due_at = $4, subscription = $5::jsonb, updated_at = now()
-             WHERE key = $1 AND version = $6 RETURNING version`,
+               due_at = $4, subscription = $5::jsonb, tenant = $6, updated_at = now()
+             WHERE key = $1 AND version = $7 RETURNING version`,
             [...values, expected],
           );
     return rows[0] ? Number(rows[0].version) : undefined;
   }
 
-  async due(now: number, limit: number): Promise<string[]> {
+  /** With `tenant`: its own due subscriptions alone, on the (tenant, due_at) index. */
+  async due(now: number, limit: number, tenant?: string | null): Promise<string[]> {
     if (limit <= 0) return [];
     const { rows } = await this.#db.query(
       `SELECT key FROM ${this.#table} WHERE due_at IS NOT NULL AND due_at <= $1
+         AND (NOT $3::boolean OR tenant IS NOT DISTINCT FROM $4::text)
        ORDER BY due_at, key COLLATE "C" LIMIT $2`,
-      [now, Math.min(limit, Number.MAX_SAFE_INTEGER)],
+      [now, Math.min(limit, Number.MAX_SAFE_INTEGER), tenant !== undefined, tenant ?? null],
     );
     return rows.map((row) => String(row.key));
   }
@@ -127,6 +130,10 @@ export class PostgresSubscriptionStore implements SubscriptionStore {
     if (filter.dueBefore !== undefined) {
       values.push(filter.dueBefore);
       where.push(`due_at IS NOT NULL AND due_at < $${values.length}`);
+    }
+    if (filter.tenant !== undefined) {
+      values.push(filter.tenant);
+      where.push(`tenant IS NOT DISTINCT FROM $${values.length}::text`);
     }
     const order = filter.dueBefore === undefined ? 'key COLLATE "C"' : 'due_at, key COLLATE "C"';
     let text = `SELECT subscription FROM ${this.#table}`;

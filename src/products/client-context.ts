@@ -19,20 +19,20 @@ import { operationTables } from './tables';
  * product as an explicit internal argument; a standalone product builds its own.
  */
 export class ClientContext {
-  readonly config: Config;
-  readonly auth: ApiUserAuthorizer;
-  readonly transport: Transport;
-  readonly poller: Poller;
+  declare readonly config: Config;
+  declare readonly auth: ApiUserAuthorizer;
+  declare readonly transport: Transport;
+  declare readonly poller: Poller;
   /** Each shared component's state (`momo.health()`). */
-  readonly health: SharedStateHealth;
+  declare readonly health: SharedStateHealth;
   /** Operations created or awaited here, for the callback handler to confirm. */
   readonly operations = new OperationRegistry();
   /** Operations in flight (scale-out). */
-  readonly journal: JournalKeeper;
+  declare readonly journal: JournalKeeper;
   /** Confirmed callback results to and from other instances (scale-out). */
-  readonly callbackBus: CallbackFanOut;
+  declare readonly callbackBus: CallbackFanOut;
   /** Where every final outcome is settled: the journal, the waits and the bus hear it there. */
-  readonly outcomes: Outcomes;
+  declare readonly outcomes: Outcomes;
   /**
    * Every operation of the tables by its name (`product.method`, as the journal records
    * it): how scale-out finds the lookup that confirms an operation without importing a

@@ -1,6 +1,7 @@
 import type { Final, WaitOptions } from '../contracts/wait';
 import type { OperationPromise } from '../core/operation-promise';
 import type { MomoClientOptions, RequestOptions } from '../core/options';
+import { inspectSymbol } from '../inspect';
 import type { BasicInfoIdType } from '../schemas/accountholder';
 import {
   type AccountIdentifierType,
@@ -220,7 +221,7 @@ export class Collection extends CollectionBilling {
     };
   }
 
-  [Symbol.for('nodejs.util.inspect.custom')](): string {
+  [inspectSymbol](): string {
     return 'Collection';
   }
 }

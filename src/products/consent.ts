@@ -4,6 +4,7 @@ import { ConsentToken } from '../auth/consent-token';
 import type { MomoClientOptions, ProductName, RequestOptions } from '../core/options';
 import { checkCallbackUrl } from '../core/url';
 import { ValidationError } from '../errors';
+import { inspectSymbol } from '../inspect';
 import { type AuthorizeInput, authorizeInput, type consentTokenResponse } from '../schemas/consent';
 import { lazy, type Output } from '../schemas/lazy';
 import { validateInput } from '../schemas/validate';
@@ -108,7 +109,7 @@ export class Consent {
     });
   }
 
-  [Symbol.for('nodejs.util.inspect.custom')](): string {
+  [inspectSymbol](): string {
     return 'Consent';
   }
 }

@@ -2,6 +2,7 @@ import type { ConsentRequestOptions } from '../auth/consent-token';
 import type { Final, WaitOptions } from '../contracts/wait';
 import type { OperationPromise } from '../core/operation-promise';
 import type { MomoClientOptions, RequestOptions } from '../core/options';
+import { inspectSymbol } from '../inspect';
 import type { BasicInfoIdType } from '../schemas/accountholder';
 import type {
   BasicUserInfo,
@@ -125,7 +126,7 @@ export class Disbursement extends ProductBase {
     return sendBasicUserInfoById(this, op.getBasicUserInfoById, [first, second, third]);
   }
 
-  [Symbol.for('nodejs.util.inspect.custom')](): string {
+  [inspectSymbol](): string {
     return 'Disbursement';
   }
 }

@@ -1,6 +1,7 @@
 import type { Final, WaitOptions } from '../contracts/wait';
 import type { OperationPromise } from '../core/operation-promise';
 import type { MomoClientOptions, RequestOptions } from '../core/options';
+import { inspectSymbol } from '../inspect';
 import type { CashTransferBody, CashTransferResult } from '../schemas/remittance';
 import type { TransactionResult, TransferBody } from '../schemas/transactions';
 import { spellIdentificationType } from './compat';
@@ -61,7 +62,7 @@ export class Remittance extends ProductBase {
     return apiOf(this).waitFor(op.getCashTransfer, referenceId, options);
   }
 
-  [Symbol.for('nodejs.util.inspect.custom')](): string {
+  [inspectSymbol](): string {
     return 'Remittance';
   }
 }

@@ -71,7 +71,7 @@ export async function reconcile<R extends ReconcileRecord>(
   const { pending, ids } = await readAll(records);
   signal?.throwIfAborted();
   const tasks: Task<R>[] = fromStores
-    ? [...pending, ...(await missingFromBooks(options, ids, signal))]
+    ? [...pending, ...(await missingFromBooks(options, ids, signal, momo.tenant))]
     : pending;
   signal?.throwIfAborted();
 

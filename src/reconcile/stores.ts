@@ -58,12 +58,16 @@ function sinceMs(since: Date | number): number | undefined {
 /**
  * Every payment the stores hold whose reference id is not in `books` (lower-cased ids),
  * each once (the first store to list it names its source: the batch store, the outbox,
- * then the journal, the most specific first), in listing order.
+ * then the journal, the most specific first), in listing order. Only `tenant`'s records
+ * (the client's: `momo-partner-sdk/tenants`, the CLI's `--tenant`; none: those of no
+ * tenant): another tenant's payments are neither listed nor looked up with this client's
+ * credentials, in a store tenants share.
  */
 export async function missingFromBooks(
   stores: ReconcileStores,
   books: ReadonlySet<string>,
   signal: AbortSignal | undefined,
+  tenant: string | undefined,
 ): Promise<StorePayment[]> {
   const found = new Map<string, StorePayment>();
   const add = (payment: StorePayment) => {
@@ -80,7 +84,7 @@ export async function missingFromBooks(
       const handle = await batchStore.open(batchId);
       for await (const item of handle.records()) {
         // An engine job's REJECTED item was never sent: nothing the books could lack.
-        if (item.outcome?.status === 'REJECTED') continue;
+        if (item.outcome?.status === 'REJECTED' || item.tenant !== tenant) continue;
         const record: ReconcileStoreRecord = {
           referenceId: item.referenceId,
           operation: item.operation,
@@ -96,6 +100,7 @@ export async function missingFromBooks(
   if (outbox) {
     for await (const payment of outbox.payments(window)) {
       signal?.throwIfAborted();
+      if (payment.tenant !== tenant) continue;
       add({
         record: {
           referenceId: payment.referenceId,
@@ -111,6 +116,7 @@ export async function missingFromBooks(
     for await (const entry of journal.entries(window)) {
       signal?.throwIfAborted();
       if (since !== undefined && entry.createdAt < since) continue; // a store that ignored it
+      if (entry.tenant !== tenant) continue;
       const record: ReconcileStoreRecord = {
         referenceId: entry.referenceId,
         operation: entry.operation,

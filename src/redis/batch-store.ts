@@ -161,6 +161,7 @@ class RedisBatchHandle implements BatchHandle {
       operation: intent.operation,
       fingerprint: intent.fingerprint,
       referenceId: intent.referenceId,
+      ...(intent.tenant === undefined ? {} : { tenant: intent.tenant }),
     });
     const keys = [this.#claimKey(intent.key), ...this.#dataKeys(['intents', 'order', 'open'])];
     const held = await this.#redis.script(RECORD_INTENT, keys, [token, intent.key, json]);

@@ -1,6 +1,6 @@
 import type { RateClass, RateScope, SharedRateBudget } from 'momo-partner-sdk';
 import { pauseWindow, rateWindows } from '../stores/rate-windows';
-import { StoreClock } from '../stores/store-clock';
+import { notePause, StoreClock } from '../stores/store-clock';
 import {
   lua,
   type RedisClient,
@@ -10,27 +10,28 @@ import {
 } from './connection';
 
 /**
- * One reservation in one or two windows at once. KEYS: the windows' sorted sets (reserved
- * moments, Redis time in ms): the class's, or a scope's and the overall one; then the
- * first window's pause (./PAUSE). ARGV: marginMs, then each window's perSecond. Never
- * before the pause's end. On Redis' own clock (TIME): the next moment is the latest
- * of now and, in every window, its last reservation + 1000 / perSecond (even spacing) and
- * its Nth most recent + 1000 + marginMs (never N + 1 in a sliding second); that one moment
- * is added to every window, so each keeps its guarantee for the moment the call goes.
- * Entries older than 2 s (and the margin) are dropped: they can no longer hold anything
- * back. Returns the moment and Redis' now, as strings (a Lua number reply would lose the
- * fraction).
+ * One reservation in one or two windows at once. KEYS: the windows' sorted sets (each
+ * reservation counted at its moment plus its spread, Redis time in ms). ARGV: marginMs,
+ * spreadMs (how much later than its moment the asking process may send: StoreClock), then
+ * each window's perSecond. On Redis' own clock (TIME): the next moment is the latest of
+ * now and, in every window, its last count + 1000 / perSecond (even spacing) and its Nth
+ * most recent + 1000 + marginMs (never N + 1 in a sliding second); that moment plus the
+ * spread is added to every window, so each keeps its guarantee wherever the call goes
+ * within it. Entries older than 2 s (and the margin) are dropped: they can no longer hold
+ * anything back. Returns the moment and Redis' now, as strings (a Lua number reply would
+ * lose the fraction).
  */
 const RESERVE = lua(`
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
 local margin = tonumber(ARGV[1])
-local windows = #ARGV - 1
+local spread = tonumber(ARGV[2])
+local windows = #ARGV - 2
 local paused = tonumber(redis.call('GET', KEYS[windows + 1]) or '0')
 local at = math.max(now, paused)
 for i = 1, windows do
   local key = KEYS[i]
-  local rate = tonumber(ARGV[i + 1])
+  local rate = tonumber(ARGV[i + 2])
   local n = math.max(1, math.floor(rate))
   redis.call('ZREMRANGEBYSCORE', key, '-inf', string.format('(%.3f', now - 2000 - margin))
   local last = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')
@@ -40,12 +41,12 @@ for i = 1, windows do
     at = math.max(at, tonumber(nth[2]) + 1000 + margin)
   end
 end
-local member = string.format('%.3f', at)
+local member = string.format('%.3f', at + spread)
 for i = 1, windows do
   redis.call('ZADD', KEYS[i], member, member)
-  redis.call('PEXPIRE', KEYS[i], math.ceil(at - now + 2000 + margin))
+  redis.call('PEXPIRE', KEYS[i], math.ceil(at + spread - now + 2000 + margin))
 end
-return { member, string.format('%.3f', now), string.format('%.3f', paused) }`);
+return { string.format('%.3f', at), string.format('%.3f', now), string.format('%.3f', paused) }`);
 
 /**
  * A pause the provider asked for, kept for every process: KEYS[1] holds its end (Redis
@@ -69,8 +70,8 @@ return 1`);
  * `{<prefix>rate}:all:<class>` together: every window in one cluster slot, so that one
  * script reserves in both atomically. Moments are
  * taken on Redis' clock and handed back on this process's through the offset its
- * answers show (`StoreClock`: never early, late by the same little for every
- * reservation), so clocks that disagree between hosts do not matter.
+ * answers show (`StoreClock`: never early, and counted at the store as late as its
+ * mapping may make it), so clocks that disagree between hosts or processes do not matter.
  */
 export class RedisRateBudget implements SharedRateBudget {
   readonly scopes = true;
@@ -94,20 +95,21 @@ export class RedisRateBudget implements SharedRateBudget {
       ([name, rate]): [string, number] => [`${tag}:${name}`, rate],
     );
     const paused = `${tag}:pause:${pauseWindow('redis', kind, 0, scope)}`;
-    const reply = await this.#redis.script(
-      RESERVE,
-      [...windows.map(([key]) => key), paused],
-      [String(marginMs), ...windows.map(([, rate]) => String(rate))],
-    );
-    const answeredAt = Date.now();
-    const [at, now, pausedAt] = Array.isArray(reply) ? reply.map(Number) : [];
-    if (!(Number.isFinite(at) && Number.isFinite(now))) {
-      throw new RedisCommandError('EVALSHA', 'UNEXPECTED_REPLY');
-    }
-    const local = this.#clock.toLocal(at as number, now as number, answeredAt);
-    const until = Number.isFinite(pausedAt) ? this.#clock.alsoLocal(pausedAt as number) : 0;
-    if (until > answeredAt) this.#pausedUntil.set(paused, until);
-    else this.#pausedUntil.delete(paused);
+    let reply: { at: number; pausedAt: number } | undefined;
+    const local = await this.#clock.reserve(async (spreadMs) => {
+      const answer = await this.#redis.script(
+        RESERVE,
+        [...windows.map(([key]) => key), paused],
+        [String(marginMs), String(spreadMs), ...windows.map(([, rate]) => String(rate))],
+      );
+      const [at, now, pausedAt] = Array.isArray(answer) ? answer.map(Number) : [];
+      if (!(Number.isFinite(at) && Number.isFinite(now))) {
+        throw new RedisCommandError('EVALSHA', 'UNEXPECTED_REPLY');
+      }
+      reply = { at: at as number, pausedAt: Number.isFinite(pausedAt) ? (pausedAt as number) : 0 };
+      return { at: at as number, now: now as number };
+    });
+    notePause(this.#pausedUntil, paused, reply, local);
     return local;
   }
 

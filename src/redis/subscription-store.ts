@@ -64,7 +64,8 @@ export class RedisSubscriptionStore implements SubscriptionStore {
     return version;
   }
 
-  async due(now: number, limit: number): Promise<string[]> {
+  /** With `tenant`, its own alone: each entry's record is read anyway (its dueAt checked). */
+  async due(now: number, limit: number, tenant?: string | null): Promise<string[]> {
     if (limit <= 0) return [];
     const size = Math.min(PAGE, Math.max(limit, 16));
     const found: { key: string; at: number }[] = [];
@@ -78,7 +79,8 @@ export class RedisSubscriptionStore implements SubscriptionStore {
         const stored = records[i];
         const dueAt = stored?.subscription.dueAt;
         if (dueAt !== entry.score) repairs.push(this.#repair(entry.key, stored));
-        if (dueAt !== undefined && dueAt <= now) found.push({ key: entry.key, at: dueAt });
+        const mine = tenant === undefined || (stored?.subscription.tenant ?? null) === tenant;
+        if (mine && dueAt !== undefined && dueAt <= now) found.push({ key: entry.key, at: dueAt });
       }
       await Promise.all(repairs);
       found.sort((a, b) => a.at - b.at || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
@@ -102,6 +104,7 @@ export class RedisSubscriptionStore implements SubscriptionStore {
       for (const stored of await this.#read(keys)) {
         const s = stored?.subscription;
         if (!s || (filter.status !== undefined && s.status !== filter.status)) continue;
+        if (filter.tenant !== undefined && (s.tenant ?? null) !== filter.tenant) continue;
         if (
           filter.dueBefore !== undefined &&
           !(s.dueAt !== undefined && s.dueAt < filter.dueBefore)

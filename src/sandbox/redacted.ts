@@ -1,4 +1,5 @@
-const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
+import { inspectSymbol } from '../inspect';
+
 const REDACTED = '[redacted]';
 
 /**

@@ -2,6 +2,7 @@ import { type Config, resolveConfig } from '../core/config';
 import type { ApiUser, Logger, LogLevel, RequestOptions } from '../core/options';
 import { type Authorizer, Transport } from '../core/transport';
 import { ConflictError, ValidationError } from '../errors';
+import { inspectSymbol } from '../inspect';
 import type { SandboxUser, SandboxUserInput } from '../schemas/sandbox';
 import { sandboxOperations as op } from './operations';
 import { printsRedacted } from './redacted';
@@ -121,7 +122,7 @@ export class Sandbox {
     return printsRedacted({ id, key: apiKey }, 'key');
   }
 
-  [Symbol.for('nodejs.util.inspect.custom')](): string {
+  [inspectSymbol](): string {
     return `Sandbox { baseUrl: '${this.#config.baseUrl}' }`;
   }
 

@@ -64,13 +64,6 @@ export class SharedStateHealth {
     }
   }
 
-  /** Whether any component is unavailable or failing. */
-  get down(): boolean {
-    return [...this.#components.values()].some(
-      (c) => c.state === 'unavailable' || c.state === 'failing',
-    );
-  }
-
   failed(name: Component, error: unknown): void {
     const component = this.#get(name);
     const state = unreachable(error) ? 'unavailable' : 'failing';

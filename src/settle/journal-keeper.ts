@@ -26,8 +26,8 @@ interface Mirrored {
  * `pending()`: in the journal, in memory awaiting the copy, or both.
  */
 export class JournalKeeper {
-  readonly journal: Journal;
-  readonly platform: Platform;
+  declare readonly journal: Journal;
+  declare readonly platform: Platform;
   /** A journal was configured (otherwise `journal` is in memory already). */
   readonly #shared: boolean;
   readonly #health: ComponentHealth;

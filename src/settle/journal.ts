@@ -67,7 +67,7 @@ export class InMemoryJournal implements Journal {
   /** Every entry held (pending, and finished within the retention), oldest first. */
   async *entries(options: { since?: number } = {}): AsyncIterable<JournalEntry> {
     const now = Date.now();
-    const since = options.since ?? Number.NEGATIVE_INFINITY;
+    const since = options.since ?? -Infinity;
     const held = [...this.#finished.values(), ...this.#pending.values()].filter(
       (entry) => entry.createdAt >= since && !this.#expired(entry, now),
     );

@@ -1,3 +1,5 @@
+import type { Subscription } from '../contracts/subscription-store';
+
 /**
  * The due index of the memory and file stores: (dueAt, key) pairs kept sorted, so that
  * `due(now)` reads only the subscriptions due (a prefix), never every subscription.
@@ -24,12 +26,12 @@ export class DueIndex {
     return this.#atOf.get(key);
   }
 
-  /** Keys due at or before `now`, soonest first, at most `limit`. */
-  due(now: number, limit: number): string[] {
+  /** Keys due at or before `now`, soonest first, at most `limit`; with `keep`, those it keeps. */
+  due(now: number, limit: number, keep?: (key: string) => boolean): string[] {
     const out: string[] = [];
     for (const entry of this.#entries) {
       if (entry.at > now || out.length >= limit) break;
-      out.push(entry.key);
+      if (!keep || keep(entry.key)) out.push(entry.key);
     }
     return out;
   }
@@ -51,4 +53,9 @@ export class DueIndex {
     }
     return lo;
   }
+}
+
+/** Whether `subscription` is `tenant`'s (`null`: of no tenant), as `due` and `list` select. */
+export function ofTenant(subscription: Subscription | undefined, tenant: string | null): boolean {
+  return subscription !== undefined && (subscription.tenant ?? null) === tenant;
 }

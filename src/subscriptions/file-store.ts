@@ -5,7 +5,7 @@ import type {
   SubscriptionStore,
 } from '../contracts/subscription-store';
 import { ValidationError } from '../errors';
-import { DueIndex } from './due-index';
+import { DueIndex, ofTenant } from './due-index';
 
 /** node:fs, node:path and node:crypto, loaded at first use: the main entry imports no Node module. */
 const fs = () => process.getBuiltinModule('node:fs');
@@ -67,8 +67,10 @@ export function fileSubscriptionStore(dir: string): SubscriptionStore {
         return version;
       });
     },
-    async due(now, limit) {
-      return loadIndex().due(now, limit);
+    async due(now, limit, tenant) {
+      if (tenant === undefined) return loadIndex().due(now, limit);
+      // The tenant is in each record, not the index: the due ones read (a folder is small).
+      return loadIndex().due(now, limit, (key) => ofTenant(read(key)?.subscription, tenant));
     },
     async list(filter = {}) {
       const out: Subscription[] = [];
@@ -83,6 +85,7 @@ export function fileSubscriptionStore(dir: string): SubscriptionStore {
             : readJson<StoredSubscription>(path().join(dir, 'subs', entry));
         if (!row || (filter.status !== undefined && row.subscription.status !== filter.status))
           continue;
+        if (filter.tenant !== undefined && !ofTenant(row.subscription, filter.tenant)) continue;
         out.push(row.subscription);
         if (filter.limit !== undefined && out.length >= filter.limit) break;
       }

@@ -4,7 +4,7 @@ import type {
   SubscriptionPlan,
   SubscriptionStore,
 } from '../contracts/subscription-store';
-import { DueIndex } from './due-index';
+import { DueIndex, ofTenant } from './due-index';
 
 /**
  * Subscriptions in this process's memory: for tests and a single process that may lose
@@ -35,8 +35,9 @@ export function memorySubscriptionStore(): SubscriptionStore {
       index.set(subscription.key, subscription.dueAt);
       return version;
     },
-    async due(now, limit) {
-      return index.due(now, limit);
+    async due(now, limit, tenant) {
+      if (tenant === undefined) return index.due(now, limit);
+      return index.due(now, limit, (key) => ofTenant(rows.get(key)?.subscription, tenant));
     },
     async list(filter = {}) {
       const out: Subscription[] = [];
@@ -48,6 +49,7 @@ export function memorySubscriptionStore(): SubscriptionStore {
         const row = rows.get(key);
         if (!row || (filter.status !== undefined && row.subscription.status !== filter.status))
           continue;
+        if (filter.tenant !== undefined && !ofTenant(row.subscription, filter.tenant)) continue;
         out.push(structuredClone(row.subscription));
         if (filter.limit !== undefined && out.length >= filter.limit) break;
       }

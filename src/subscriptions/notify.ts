@@ -12,7 +12,8 @@ export type OnCharge = NonNullable<SubscriptionRunnerOptions['onCharge']>;
 /** What `onCharge` (and the pass's report) is given for `charge`: a copy, without its mark. */
 export function eventOf(sub: Subscription, charge: SubscriptionCharge): SubscriptionChargeEvent {
   const { notified: _, delivered: __, ...rest } = structuredClone(charge);
-  return { key: sub.key, ...rest, subscriptionStatus: sub.status };
+  const tenant = sub.tenant === undefined ? {} : { tenant: sub.tenant };
+  return { key: sub.key, ...tenant, ...rest, subscriptionStatus: sub.status };
 }
 
 /**

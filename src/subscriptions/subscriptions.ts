@@ -1,9 +1,5 @@
 import type { ClientSurface } from '../client-surface';
-import type {
-  Subscription,
-  SubscriptionFilter,
-  SubscriptionStore,
-} from '../contracts/subscription-store';
+import type { Subscription, SubscriptionFilter } from '../contracts/subscription-store';
 import { ValidationError } from '../errors';
 import { DEFAULT_LEASE_MS } from '../payments/claims';
 import { cancelMandates } from './cancel';
@@ -15,6 +11,7 @@ import { checkPlan, checkSubscribe, epochMs, type PlanInput, type SubscribeInput
 import { ids } from './provider';
 import { buildReport, type SubscriptionsReport } from './report';
 import { startRunner } from './runner';
+import { TenantSubscriptionStore } from './tenant-store';
 import { planTerms } from './terms';
 import type {
   RunDueOptions,
@@ -34,7 +31,8 @@ const issue = (path: string, message: string) => new ValidationError([{ path, me
 export class SubscriptionEngine {
   readonly #momo: ClientSurface;
   readonly #options: SubscriptionsOptions;
-  readonly #store: SubscriptionStore;
+  /** The options' store as this client's tenant sees it (its own records only). */
+  readonly #store: TenantSubscriptionStore;
   readonly #secret: string;
   readonly #now: () => number;
 
@@ -42,7 +40,7 @@ export class SubscriptionEngine {
   constructor(momo: ClientSurface, options: SubscriptionsOptions) {
     this.#momo = momo;
     this.#options = options;
-    this.#store = options.store;
+    this.#store = new TenantSubscriptionStore(options.store, momo.tenant);
     this.#secret = options.secret;
     this.#now = options.now ?? Date.now;
   }
@@ -66,6 +64,7 @@ export class SubscriptionEngine {
     const plan = await this.#store.getPlan(wanted.plan);
     if (!plan)
       throw issue('plan', `no plan ${JSON.stringify(wanted.plan)}: define it with subs.plan()`);
+    await this.#store.refuseAnothers(wanted.key);
     const existing = await this.#store.get(wanted.key);
     let version = existing?.version;
     if (existing && (this.#isSame(existing.subscription, wanted) || !this.#ended(existing)))
@@ -73,8 +72,10 @@ export class SubscriptionEngine {
     const now = this.#now();
     const { partyIdType, partyId } = wanted.payer;
     const defining = [plan.id, partyIdType, partyId, wanted.startAt];
+    const tenant = this.#momo.tenant;
     const sub: Subscription = {
       key: wanted.key,
+      ...(tenant === undefined ? {} : { tenant }),
       id: await ids.identity(this.#secret, wanted.key, defining),
       plan: plan.id,
       payer: wanted.payer,

@@ -33,6 +33,8 @@ export interface SubscriptionsOptions {
 /** A charge that became final (or an invoice sent), with its subscription's key and status. */
 export interface SubscriptionChargeEvent extends SubscriptionCharge {
   key: string;
+  /** The subscription's tenant (`momo-partner-sdk/tenants`), when a tenant's runner charged it. */
+  tenant?: string;
   /** The subscription's status after it. */
   subscriptionStatus: SubscriptionStatus;
 }

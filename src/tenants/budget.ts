@@ -94,22 +94,27 @@ export function tenantClientRates(
   };
 }
 
-/** One tenant's view of a scoped budget: each reservation in its key's window and the overall one. */
+/**
+ * One tenant's view of a scoped budget: each reservation in its key's window and the
+ * overall one. The scope of each class is made once: a reservation costs what the shared
+ * budget's own does.
+ */
 class ScopedRateBudget implements SharedRateBudget {
   readonly scopes = false;
   readonly #shared: SharedRateBudget;
   readonly #id: string;
-  readonly #limits: GlobalRateLimits | undefined;
+  readonly #byClass: Readonly<Record<RateClass, RateScope>>;
 
   constructor(shared: SharedRateBudget, id: string, limits: GlobalRateLimits | undefined) {
     this.#shared = shared;
     this.#id = id;
-    this.#limits = limits;
+    const scope = (kind: RateClass): RateScope =>
+      Object.freeze({ id, totalPerSecond: totalOf(limits, kind) });
+    this.#byClass = { create: scope('create'), lookup: scope('lookup') };
   }
 
   reserve(kind: RateClass, perSecond: number, marginMs: number): Promise<number> {
-    const scope: RateScope = { id: this.#id, totalPerSecond: totalOf(this.#limits, kind) };
-    return this.#shared.reserve(kind, perSecond, marginMs, scope);
+    return this.#shared.reserve(kind, perSecond, marginMs, this.#byClass[kind]);
   }
 
   /** A 429 on this tenant's key pauses its key's calls in every process (not other tenants'). */
@@ -130,15 +135,15 @@ class ScopedRateBudget implements SharedRateBudget {
 class LowestRateBudget implements SharedRateBudget {
   readonly scopes = false;
   readonly #shared: SharedRateBudget;
-  readonly #limits: GlobalRateLimits | undefined;
+  readonly #totals: Readonly<Record<RateClass, number | undefined>>;
 
   constructor(shared: SharedRateBudget, limits: GlobalRateLimits | undefined) {
     this.#shared = shared;
-    this.#limits = limits;
+    this.#totals = { create: totalOf(limits, 'create'), lookup: totalOf(limits, 'lookup') };
   }
 
   reserve(kind: RateClass, perSecond: number, marginMs: number): Promise<number> {
-    const total = totalOf(this.#limits, kind);
+    const total = this.#totals[kind];
     const rate = total === undefined ? perSecond : Math.min(perSecond, total);
     return this.#shared.reserve(kind, rate, marginMs);
   }

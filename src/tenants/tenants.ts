@@ -8,6 +8,7 @@ import {
 import { tenantClientRates, tenantRateBudget } from './budget';
 import { TenantCallbacks } from './callbacks';
 import { TenantJournal } from './journal';
+import { LiveClients } from './live-clients';
 import { type CheckedTenantsOptions, checkTenantsOptions, tenantCallbackUrl } from './options';
 import { checkTenantId, UnknownTenantError } from './tenant-id';
 import { MemoryTokenStore } from './token-store';
@@ -27,8 +28,8 @@ import type { TenantCredentials, TenantsOptions } from './types';
  */
 export class Tenants {
   readonly #options: CheckedTenantsOptions;
-  /** The live clients, least recently used first (a Map keeps insertion order). */
-  readonly #live = new Map<string, MomoClient>();
+  /** The live clients, least recently used first. */
+  readonly #live = new LiveClients();
   /** Clients being made (first use, eviction, refresh): concurrent callers share one. */
   readonly #making = new Map<string, Promise<MomoClient>>();
   readonly #tokenStore;
@@ -51,18 +52,18 @@ export class Tenants {
    * no such tenant; a ValidationError for an id that is not a tenant id.
    */
   client(id: string): Promise<MomoClient> {
+    // A client being made (first use, refresh) is the one to wait for: after a refresh,
+    // the new credentials, not the live client's old ones.
+    const making = this.#making.size === 0 ? undefined : this.#making.get(id);
+    if (making !== undefined) return making;
+    // The common case, once per call: a Map hit and the client's settled promise. Only a
+    // checked id is ever live, so it is not checked again.
+    const live = this.#live.use(id);
+    if (live !== undefined) return live;
     try {
       checkTenantId(id, 'tenants.client');
     } catch (error) {
       return Promise.reject(error);
-    }
-    const making = this.#making.get(id);
-    if (making) return making;
-    const live = this.#live.get(id);
-    if (live) {
-      this.#live.delete(id); // most recently used: to the end
-      this.#live.set(id, live);
-      return Promise.resolve(live);
     }
     return this.#make(id);
   }
@@ -103,8 +104,7 @@ export class Tenants {
 
   /** Closes every live client (at shutdown): calls in flight still finish. */
   close(): void {
-    for (const client of this.#live.values()) client.close();
-    this.#live.clear();
+    for (const client of this.#live.clear()) client.close();
   }
 
   #make(id: string): Promise<MomoClient> {
@@ -112,9 +112,7 @@ export class Tenants {
       const credentials = await this.#options.resolve(id);
       if (credentials === undefined) throw new UnknownTenantError(id, 'tenants.client');
       const client = new MomoClient(this.#clientOptions(id, credentials));
-      const old = this.#live.get(id);
-      this.#live.delete(id);
-      this.#live.set(id, client);
+      const old = this.#live.set(id, client);
       if (old && old !== client) old.close();
       else this.#resume(id, client);
       this.#evict();
@@ -147,6 +145,7 @@ export class Tenants {
       ...client,
       ...credentials,
       callbackUrl,
+      tenant: id,
       tokenStore: this.#tokenStore,
       journal: shared?.journal && new TenantJournal(shared.journal, id),
       callbackBus: shared?.callbackBus,
@@ -171,11 +170,7 @@ export class Tenants {
 
   /** Beyond `maxLive`: the least recently used clients closed (their calls still finish). */
   #evict(): void {
-    for (const [id, client] of this.#live) {
-      if (this.#live.size <= this.#options.maxLive) return;
-      this.#live.delete(id);
-      client.close();
-    }
+    for (const client of this.#live.evictBeyond(this.#options.maxLive)) client.close();
   }
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {

@@ -39,6 +39,7 @@ export type TenantClientOptions = Omit<
   | 'callbackBus'
   | 'createRate'
   | 'lookupRate'
+  | 'tenant'
 >;
 
 /** Calls per second of each class (the provider's caps). */

@@ -128,7 +128,7 @@ describe('the conformance checks, as a partner calls them', () => {
     expect(String(report.failed[0]?.error)).toMatch(/ConformanceError: .*expected false, got true/);
     expect(() => assertConforms(report)).toThrow(AggregateError);
     expect(() => assertConforms(report)).toThrow(
-      /batch store: 4 of 14 cases failed\n- fences off the writes of an owner whose lease was taken over: a stale outcome: expected false, got true/,
+      /batch store: 4 of 15 cases failed\n- fences off the writes of an owner whose lease was taken over: a stale outcome: expected false, got true/,
     );
   });
 

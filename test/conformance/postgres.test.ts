@@ -93,7 +93,7 @@ describeWithPostgres('conformance of the PostgreSQL stores (real PostgreSQL)', (
       const real = subject.store;
       const store: OutboxStore<PostgresPoolClient> = {
         leaseMs: real.leaseMs,
-        claim: (owner, limit) => real.claim(owner, limit),
+        claim: (owner, limit, tenant) => real.claim(owner, limit, tenant),
         markSent: (key, token) => real.markSent(key, token),
         settle: (key, token, outcome, deliver) => real.settle(key, token, outcome, deliver),
         giveBack: (key, token, ms, outcome) => real.giveBack(key, token, ms, outcome),
@@ -127,8 +127,8 @@ describeWithPostgres('conformance of the PostgreSQL stores (real PostgreSQL)', (
         broken((real) => {
           const current = new Map<string, string>();
           return {
-            claim: async (owner, limit) => {
-              const claims = await real.claim(owner, limit);
+            claim: async (owner, limit, tenant) => {
+              const claims = await real.claim(owner, limit, tenant);
               for (const claim of claims) current.set(claim.key, claim.token);
               return claims;
             },

@@ -86,6 +86,7 @@ describe('the subscription store suite against broken stores', () => {
       broken((real) => ({ due: (_now, limit) => real.due(Number.MAX_SAFE_INTEGER, limit) })),
     );
     expect(report.failed.map((f) => f.case)).toEqual([
+      "keeps a subscription's tenant; due() and list() select one tenant's (or those of none)",
       'due(now) gives only the keys due at or before now, soonest first, at most limit',
       'keeps the due index on every write: moved later, moved earlier, stopped, restarted',
       'leaves the due index as it was after a refused write',

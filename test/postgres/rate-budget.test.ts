@@ -1,6 +1,12 @@
 import { createPostgresState } from 'momo-partner-sdk/postgres';
 import { expect, it } from 'vitest';
-import { expectNestedCaps, reserveForThreeKeys } from '../support/nested-budget';
+import {
+  expectNestedCaps,
+  heardLate,
+  PER_KEY,
+  reserveForThreeKeys,
+  reserveInTurns,
+} from '../support/nested-budget';
 import { describeWithPostgres } from '../support/postgres-server';
 import { expectPauseShared } from '../support/shared-pause';
 import { ARRIVAL_JITTER_MS, mostInWindow } from '../support/sliding-window';
@@ -38,6 +44,26 @@ describeWithPostgres('the PostgreSQL rate budget (real PostgreSQL)', () => {
     expect(mostInWindow(moments, 1_000 - ARRIVAL_JITTER_MS)).toBeLessThanOrEqual(5);
     // Five went in the first second: the window is used, not merely slow.
     expect(mostInWindow(moments, 1_000 + 30 + ARRIVAL_JITTER_MS)).toBeGreaterThanOrEqual(5);
+  }, 60_000);
+
+  it("never lets a quick instance take an N + 1th call into a slow instance's second", async () => {
+    // The slow instance hears each answer 40 ms after PostgreSQL gave it (a busy event
+    // loop, a slow link): it maps the database's moments that much later onto its clock.
+    const state = await pg15.freshState();
+    const pool = pg15.newPool();
+    const slowPool = {
+      query: (text: string, values?: unknown[]) => heardLate(pool.query(text, values)),
+      connect: () => pool.connect(),
+      get totalCount() {
+        return pool.totalCount; // what tells a pool from a client checked out of one
+      },
+    };
+    const moments = await reserveInTurns(
+      createPostgresState(slowPool, { schema: state.schema }).rateBudget,
+      state.rateBudget,
+    );
+    expect(moments).toHaveLength(6 * PER_KEY);
+    expect(mostInWindow(moments, 1_000)).toBeLessThanOrEqual(PER_KEY);
   }, 60_000);
 
   it("a 429's pause recorded by one instance holds the other's reservations of its class (JE4)", async () => {

@@ -47,3 +47,35 @@ export function expectNestedCaps(byKey: number[][]): void {
   // Both caps bind: the keys together reach TOTAL, which they could not under PER_KEY alone.
   expect(mostInWindow(all, 1_000 + MARGIN_MS + ARRIVAL_JITTER_MS)).toBeGreaterThan(PER_KEY);
 }
+
+/** How late the slow instance of `reserveInTurns` hears each answer (a busy event loop, a slow link). */
+export const LATE_ANSWER_MS = 40;
+/** Less than LATE_ANSWER_MS: the margin alone cannot hide the slow instance's lateness. */
+const TURN_MARGIN_MS = 5;
+
+/**
+ * Two instances on one store take turns, PER_KEY reservations each, three times; one of
+ * them (`late`) hears every answer LATE_ANSWER_MS after the store gave it, so it maps
+ * the store's moments that much later onto its clock than `quick` does. The moments, as
+ * each instance would send its calls: never PER_KEY + 1 in a sliding second only if the
+ * store counts each reservation as late as its instance may send it (docs/assumptions.md
+ * TR6).
+ */
+export async function reserveInTurns(late: SharedRateBudget, quick: SharedRateBudget) {
+  const moments: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    for (const budget of [late, quick]) {
+      for (let i = 0; i < PER_KEY; i++) {
+        moments.push(await budget.reserve('create', PER_KEY, TURN_MARGIN_MS));
+      }
+    }
+  }
+  return moments;
+}
+
+/** A store's answers heard `ms` late: what `reserveInTurns`' slow instance runs on. */
+export async function heardLate<T>(answer: Promise<T>, ms = LATE_ANSWER_MS): Promise<T> {
+  const value = await answer;
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  return value;
+}

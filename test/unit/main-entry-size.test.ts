@@ -37,10 +37,9 @@ const ENTRIES: { name: string; entry: string; ceiling: number; packages: string[
   {
     name: 'momo-partner-sdk',
     entry: 'src/index.ts',
-    // Not yet at the target: 54,094 B here (53,643 B from dist at the bench, 395 B over
-    // 52 KB); 54,190 B with the client's close() and the token key's digest (the tenant
-    // layer). This line keeps it from growing while the rest comes out (docs/size-and-startup.md).
-    ceiling: 54_200,
+    // 53,686 B here since issue 38's size work (53,220 B from dist at the bench, under the
+    // 52 KB target by 28 B; docs/size-and-startup.md, "The main entry under 52 KB").
+    ceiling: 53_700,
     packages: ['is-network-error', 'ky', 'p-retry', 'zod'],
   },
   {
@@ -61,14 +60,16 @@ const ENTRIES: { name: string; entry: string; ceiling: number; packages: string[
     // 19.3 KB before round 6's subscription work; measured then 31.2 KB: the catalogue the
     // provider is called through (DESIGN 10.2, as batches: 6.7 KB, the operation tables)
     // and terms, plan changes, cancel by tag, pause, arrears and the report (10.3: 5.2 KB);
-    // 31.6 KB with the watch on a mandate approved after its subscription stopped (ST10).
-    ceiling: 31_700,
+    // 31.6 KB with the watch on a mandate approved after its subscription stopped (ST10);
+    // 32,067 B with the tenant's view of a shared store (issue 40, TenantSubscriptionStore).
+    ceiling: 32_200,
     packages: ['zod'],
   },
   {
     name: 'momo-partner-sdk/outbox',
     entry: DRIVER_ENTRIES.outbox,
-    ceiling: 21_300,
+    // 21,466 B once the relay sends each intent with its tenant's client (issue 40).
+    ceiling: 21_600,
     packages: ['zod'],
   },
   {

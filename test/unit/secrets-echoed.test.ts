@@ -71,6 +71,10 @@ describe('secrets echoed back by a proxy, over real HTTP on loopback', () => {
     expect(error.message).toContain(
       'collection: the service refused the API user id/API key (Basic) or the subscription key of collection',
     );
+    // Which options to check, and the environment (docs/assumptions.md Y4).
+    expect(error.message).toContain(
+      'Check collection.apiUser (or apiUser) and collection.subscriptionKey (or subscriptionKey), and that baseUrl is the environment they were issued for',
+    );
     expectSafe(error, lines);
   });
 

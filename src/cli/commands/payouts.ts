@@ -170,7 +170,9 @@ export const payoutsCommand = defineCommand({
     if (!dryRun) await recordRun(stateDir, batch, operation, check.prints, now);
     const reasons = new Map(check.problems.map((p) => [p.index, p.reason]));
     const lines = new Map(check.problems.map((p) => [p.index, p.line]));
-    const results = dryRun ? undefined : new ResultsFile(file, out, handle).rejecting(reasons);
+    const results = dryRun
+      ? undefined
+      : new ResultsFile(file, out, handle).rejecting(reasons).withTenantColumn(momo.tenant);
     await results?.removeLeftovers();
     await results?.fromStore();
     const bad = check.problems.length > 0 ? `, ${check.problems.length} REJECTED by the check` : '';

@@ -9,7 +9,7 @@ import { payoutRecords, RESULT_COLUMNS } from './rows';
 /** What the results say of one row. */
 export type RowState = Pick<
   BatchReportItem,
-  'referenceId' | 'reason' | 'financialTransactionId'
+  'referenceId' | 'reason' | 'financialTransactionId' | 'tenant'
 > & {
   status: string;
 };
@@ -31,6 +31,7 @@ async function storedState(handle: BatchHandle, key: string): Promise<RowState> 
   return {
     referenceId: record.referenceId,
     status,
+    ...(record.tenant === undefined ? {} : { tenant: record.tenant }),
     ...(outcome?.reason === undefined ? {} : { reason: outcome.reason }),
     ...(outcome?.financialTransactionId === undefined
       ? {}
@@ -56,6 +57,8 @@ export class ResultsFile {
   readonly #intervalMs: number;
   /** Rows found bad before the run (by index): REJECTED from the first writing on. */
   #rejected: ReadonlyMap<number, string> = new Map();
+  /** `--tenant`: a `tenant` column, each row's recorded tenant (blank: not recorded). */
+  #tenantColumn = false;
   #timer: NodeJS.Timeout | undefined;
   #writing: Promise<void> | undefined;
   #last = 0;
@@ -71,6 +74,15 @@ export class ResultsFile {
   /** The rows the check found bad, by index, with their reasons: shown REJECTED at once. */
   rejecting(reasons: ReadonlyMap<number, string>): this {
     this.#rejected = reasons;
+    return this;
+  }
+
+  /**
+   * With `--tenant` (a tenant's run): the results end with a `tenant` column, the tenant
+   * each row's record carries, unless the input has a column of that name already.
+   */
+  withTenantColumn(tenant: string | undefined): this {
+    this.#tenantColumn = tenant !== undefined;
     return this;
   }
 
@@ -140,8 +152,13 @@ export class ResultsFile {
     try {
       const lines = new LineWriter(file);
       let index = 0;
+      let tenantColumn = false;
       for await (const record of payoutRecords(this.#input)) {
-        if (index === 0) await lines.add(csvLine([...record.header, ...RESULT_COLUMNS]));
+        if (index === 0) {
+          tenantColumn = this.#tenantColumn && !record.header.includes('tenant');
+          const added = tenantColumn ? [...RESULT_COLUMNS, 'tenant'] : RESULT_COLUMNS;
+          await lines.add(csvLine([...record.header, ...added]));
+        }
         const pending = stateOf(record.values.key ?? '', index++);
         const state = pending instanceof Promise ? await pending : pending;
         const fields = record.header.map((name) => record.values[name] ?? '');
@@ -151,6 +168,7 @@ export class ResultsFile {
           state.reason ?? '',
           state.financialTransactionId ?? '',
         );
+        if (tenantColumn) fields.push(state.tenant ?? '');
         const full = lines.add(csvLine(fields));
         if (full) await full;
       }

@@ -63,12 +63,12 @@ export class Admission {
   readonly #errors: QueueErrors;
   readonly #maxPauseMs: number;
   #timer: ReturnType<typeof setTimeout> | undefined;
-  #timerAt = Number.POSITIVE_INFINITY;
+  #timerAt = Infinity;
 
   constructor(settings: AdmissionSettings, errors: QueueErrors) {
     this.#max = settings.maxConcurrency;
     this.#errors = errors;
-    this.#maxPauseMs = settings.maxPauseMs ?? Number.POSITIVE_INFINITY;
+    this.#maxPauseMs = settings.maxPauseMs ?? Infinity;
     const { budgets, shared } = settings;
     const budgetOf = (
       kind: RateClass,
@@ -169,7 +169,7 @@ export class Admission {
       return undefined;
     }
     const now = Date.now();
-    const until = queuedUntil ?? Number.POSITIVE_INFINITY;
+    const until = queuedUntil ?? Infinity;
     const entry = new Entry(this, plan, n, this.#seq++, deadline, until, lane.heldMs(now));
     const tooLong = lane.pace?.pausedBeyond(now, this.#maxPauseMs);
     if (tooLong !== undefined) {
@@ -199,7 +199,7 @@ export class Admission {
   /** Admits what may go now, first come first served across classes; drops what expired. */
   #pump(): void {
     const now = Date.now();
-    let wakeAt = Number.POSITIVE_INFINITY;
+    let wakeAt = Infinity;
     for (const lane of this.#lanes) {
       lane.sweep(now, this.#expire);
       const tooLong = lane.queued ? lane.pace?.pausedBeyond(now, this.#maxPauseMs) : undefined;
@@ -239,7 +239,7 @@ export class Admission {
   #arm(now: number, wakeAt: number): void {
     let at = wakeAt;
     for (const lane of this.#lanes) at = Math.min(at, lane.sweepAt());
-    if (at === Number.POSITIVE_INFINITY) {
+    if (at === Infinity) {
       this.#clearTimer();
       return;
     }
@@ -249,7 +249,7 @@ export class Admission {
     this.#timerAt = at;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
-      this.#timerAt = Number.POSITIVE_INFINITY;
+      this.#timerAt = Infinity;
       this.#pump();
     }, at - now);
   }
@@ -257,6 +257,6 @@ export class Admission {
   #clearTimer(): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = undefined;
-    this.#timerAt = Number.POSITIVE_INFINITY;
+    this.#timerAt = Infinity;
   }
 }

@@ -43,7 +43,7 @@ export class SlidingWindowBudget implements RateBudget {
 
   constructor(rate: number) {
     this.#spacingMs = WINDOW_MS / rate;
-    this.#ring = new Float64Array(Math.max(1, Math.floor(rate))).fill(Number.NEGATIVE_INFINITY);
+    this.#ring = new Float64Array(Math.max(1, Math.floor(rate))).fill(-Infinity);
   }
 
   take(now: number): number {

@@ -12,17 +12,27 @@ import type { ProviderPace } from './pace';
  * (`queuedUntil`, which no pause moves).
  */
 export class Entry extends Waiter<number> {
+  // Declared, set by the constructor: no class-field definitions to ship besides the sets.
+  declare readonly stage: { rearm(): void };
+  declare readonly plan: CallPlan<unknown>;
+  declare readonly n: number;
+  declare readonly seq: number;
+  declare readonly attemptDeadline: number;
+  declare readonly queuedUntil: number;
+  /** The class's held time (`ProviderPace.heldMs`) when it was queued. */
+  declare readonly heldAt: number;
+
   constructor(
-    readonly stage: { rearm(): void },
-    readonly plan: CallPlan<unknown>,
-    readonly n: number,
-    readonly seq: number,
-    readonly attemptDeadline: number,
-    readonly queuedUntil: number,
-    /** The class's held time (`ProviderPace.heldMs`) when it was queued. */
-    readonly heldAt: number,
+    stage: { rearm(): void },
+    plan: CallPlan<unknown>,
+    n: number,
+    seq: number,
+    attemptDeadline: number,
+    queuedUntil: number,
+    heldAt: number,
   ) {
     super(plan.signal, Math.min(attemptDeadline, queuedUntil));
+    Object.assign(this, { stage, plan, n, seq, attemptDeadline, queuedUntil, heldAt });
   }
 
   /** The attempt's deadline, later by `heldMs` minus what was held before it was queued. */
@@ -60,14 +70,14 @@ const SWEEP_MS = 50;
 
 /** One class of calls at the admission stage: its queue, first come first served. */
 export class Lane {
-  readonly option: string | undefined;
-  readonly pace: ProviderPace | undefined;
+  declare readonly option: string | undefined;
+  declare readonly pace: ProviderPace | undefined;
   /** Whether a budget or the provider's pace holds the class back (`ready` reads the clock). */
-  readonly paced: boolean;
+  declare readonly paced: boolean;
   readonly #budget: RateBudget | undefined;
   readonly #maxInFlight: number;
   /** The class lane a call's own lane also takes from (its budget, pace and calls in flight). */
-  readonly parent: Lane | undefined;
+  declare readonly parent: Lane | undefined;
   readonly #own: OwnBudget | undefined;
   inFlight = 0;
   /** The stage's pass in which this lane's head was found unable to go (./admission.ts). */
@@ -76,7 +86,7 @@ export class Lane {
   #head = 0;
   #sweepAt = 0;
   /** The earliest deadline among queued entries (an early guess is harmless: a sweep corrects it). */
-  earliestDeadline = Number.POSITIVE_INFINITY;
+  earliestDeadline = Infinity;
 
   constructor(settings: LaneSettings, parent?: Lane, own?: OwnBudget) {
     this.option = settings.budget === undefined && own === undefined ? undefined : settings.option;
@@ -89,7 +99,7 @@ export class Lane {
       settings.budget !== undefined ||
       parent?.paced === true ||
       own !== undefined;
-    this.#maxInFlight = settings.maxInFlight ?? Number.POSITIVE_INFINITY;
+    this.#maxInFlight = settings.maxInFlight ?? Infinity;
   }
 
   /** A call of this lane goes (counted in its class too). */
@@ -116,7 +126,7 @@ export class Lane {
    * read only when the class is `paced`.
    */
   ready(now: number): number {
-    if (this.inFlight >= this.#maxInFlight) return Number.POSITIVE_INFINITY;
+    if (this.inFlight >= this.#maxInFlight) return Infinity;
     const { parent } = this;
     if (parent !== undefined) {
       // The call's own budget asked first without taking, then the class's (which takes).
@@ -151,7 +161,7 @@ export class Lane {
     if (this.#head > 0) {
       this.#queue.length = 0;
       this.#head = 0;
-      this.earliestDeadline = Number.POSITIVE_INFINITY;
+      this.earliestDeadline = Infinity;
     }
     return undefined;
   }
@@ -189,7 +199,7 @@ export class Lane {
 
   /** The earliest moment a sweep may drop expired entries (infinite: none queued). */
   sweepAt(): number {
-    if (this.head() === undefined) return Number.POSITIVE_INFINITY;
+    if (this.head() === undefined) return Infinity;
     return Math.max(this.earliestDeadline, this.#sweepAt);
   }
 
@@ -204,7 +214,7 @@ export class Lane {
     this.#sweepAt = now + SWEEP_MS;
     const heldMs = this.heldMs(now);
     const holdLeft = (this.pace?.heldUntil(now) ?? now) - now;
-    let earliest = Number.POSITIVE_INFINITY;
+    let earliest = Infinity;
     for (let i = this.#head; i < this.#queue.length; i++) {
       const entry = this.#queue[i] as Entry;
       if (entry.done) continue;

@@ -115,7 +115,7 @@ export class ReservedBudget implements RateBudget {
     const own = this.#local.wait(now);
     if (own > this.#spacingMs) return own;
     if (!this.#asking) this.#ask();
-    return Number.POSITIVE_INFINITY; // until `wake`
+    return Infinity; // until `wake`
   }
 
   #ask(): void {

@@ -1,3 +1,3 @@
 export { isNativeFetch } from './native';
-export type { PoolOptions, PoolStats } from './pool';
+export type { PoolOptions } from './pool';
 export { createNodePool, type NodePool } from './send';

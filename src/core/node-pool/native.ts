@@ -77,7 +77,7 @@ export function isNativeFetch(): boolean {
 }
 
 /** Proxy variables are read at most once a second: process.env reads cost per call. */
-let proxyCheckedAt = Number.NEGATIVE_INFINITY;
+let proxyCheckedAt = -Infinity;
 let proxySet = false;
 
 function proxyConfigured(): boolean {

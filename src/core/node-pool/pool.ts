@@ -1,6 +1,5 @@
 import type http from 'node:http';
 import type https from 'node:https';
-import type { Socket } from 'node:net';
 
 /**
  * node:http and node:https (which loads tls and crypto) are loaded on first use, not when the
@@ -16,15 +15,6 @@ export interface PoolOptions {
   tls?: { ca?: string | Buffer };
 }
 
-export interface PoolStats {
-  /** Sockets open now (busy or idle). */
-  open: number;
-  /** The most sockets open at once. */
-  peak: number;
-  /** Sockets opened in all. */
-  created: number;
-}
-
 /**
  * Idle sockets are closed after this long, or 1 s before the server's `Keep-Alive: timeout`
  * when that is sooner (Node's Agent applies the hint only when it has a timeout of its own).
@@ -32,12 +22,14 @@ export interface PoolStats {
  */
 const IDLE_SOCKET_MS = 4_000;
 
-/** One keep-alive Agent per scheme, created on first use, counting the sockets it opens. */
+/**
+ * One keep-alive Agent per scheme, created on first use. Its sockets are counted by the
+ * tests' servers, not here: the shipped pool carries no instrumentation.
+ */
 export class Pool {
   readonly #options: PoolOptions;
   #http: http.Agent | undefined;
   #https: https.Agent | undefined;
-  readonly #stats: PoolStats = { open: 0, peak: 0, created: 0 };
 
   constructor(options: PoolOptions) {
     this.#options = options;
@@ -45,17 +37,11 @@ export class Pool {
 
   agent(secure: boolean): http.Agent {
     if (secure) {
-      this.#https ??= this.#count(
-        new (httpsModule().Agent)({ ...this.#agentOptions(), ...this.#options.tls }),
-      );
+      this.#https ??= new (httpsModule().Agent)({ ...this.#agentOptions(), ...this.#options.tls });
       return this.#https;
     }
-    this.#http ??= this.#count(new (httpModule().Agent)(this.#agentOptions()));
+    this.#http ??= new (httpModule().Agent)(this.#agentOptions());
     return this.#http;
-  }
-
-  stats(): PoolStats {
-    return { ...this.#stats };
   }
 
   /**
@@ -82,27 +68,4 @@ export class Pool {
       scheduling: 'lifo',
     };
   }
-
-  /** Wraps the Agent's socket factory: the Agent itself keeps no count across origins. */
-  #count<A extends http.Agent>(agent: A): A {
-    const stats = this.#stats;
-    const onClose = () => {
-      stats.open--;
-    };
-    const base = (agent as unknown as { createConnection: Connect }).createConnection;
-    (agent as unknown as { createConnection: Connect }).createConnection = function (
-      this: http.Agent,
-      ...args: unknown[]
-    ) {
-      const socket = base.apply(this, args);
-      stats.created++;
-      stats.open++;
-      if (stats.open > stats.peak) stats.peak = stats.open;
-      socket.once('close', onClose);
-      return socket;
-    };
-    return agent;
-  }
 }
-
-type Connect = (...args: unknown[]) => Socket;

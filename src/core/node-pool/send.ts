@@ -3,12 +3,11 @@ import { whenAborted } from '../abortable';
 import { type Answer, deadlineError, type Exchange, parseBody, type Sender } from '../port';
 import { RawHeaders } from '../raw-headers';
 import { codingsToUndo, decode } from './decode';
-import { httpModule, Pool, type PoolOptions, type PoolStats } from './pool';
+import { httpModule, Pool, type PoolOptions } from './pool';
 import { splitUrl, type Target } from './target';
 
-/** The Node sender: node:http keep-alive Agents, plus their socket counts and a way to close them. */
+/** The Node sender: node:http keep-alive Agents, and a way to close them. */
 export interface NodePool extends Sender {
-  stats(): PoolStats;
   /**
    * Destroys every socket of both Agents (busy ones fail their call); later calls
    * reconnect. `graceful`: idle ones now, busy ones once their answer is read, none cut.
@@ -25,7 +24,6 @@ export function createNodePool(options: PoolOptions): NodePool {
   const pool = new Pool(options);
   return {
     send: (exchange) => send(pool, exchange),
-    stats: () => pool.stats(),
     close: (graceful) => pool.close(graceful),
   };
 }

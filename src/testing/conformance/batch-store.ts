@@ -73,6 +73,25 @@ const CASES: Case[] = [
     },
   ],
   [
+    "keeps an intent's tenant, through an outcome, a reopen and records()",
+    async (store, _ctx, reopen) => {
+      const batch = await store.open('shared');
+      const a = intent('k1', { tenant: 'merchant-a' });
+      const b = intent('k2', {
+        tenant: 'merchant-b',
+        referenceId: REFERENCE_ID.replace('2f', '3f'),
+      });
+      const ta = granted(await batch.claim('k1', 'run-a', 60_000), 'claim of k1');
+      const tb = granted(await batch.claim('k2', 'run-b', 60_000), 'claim of k2');
+      same(await batch.recordIntent(a, ta), a, "an intent with merchant-a's tenant");
+      same(await batch.recordIntent(b, tb), b, "an intent with merchant-b's tenant");
+      holds(await batch.recordOutcome('k1', { status: 'SENT' }, ta), 'an outcome of k1');
+      const reopened = await (await reopen(store)).open('shared');
+      same(await reopened.get('k1'), { ...a, outcome: { status: 'SENT' } }, 'get() of k1 reopened');
+      same(await all(reopened.records()), [{ ...a, outcome: { status: 'SENT' } }, b], 'records()');
+    },
+  ],
+  [
     'records outcomes (the last wins) and lists records in first-recorded order',
     async (store) => {
       const batch = await store.open('b');

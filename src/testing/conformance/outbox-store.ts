@@ -123,6 +123,31 @@ const CASES: Case[] = [
     },
   ],
   [
+    "keeps an intent's tenant; claims one tenant's rows (or those of none) when asked",
+    async ({ store, enqueue }) => {
+      await enqueue(intent(1, { tenant: 'merchant-a' }));
+      await enqueue(intent(2, { tenant: 'merchant-b' }));
+      await enqueue(intent(3));
+      const keysOf = (claims: { key: string; tenant?: string }[]) =>
+        claims.map((c) => [c.key, c.tenant]);
+      same(
+        keysOf(await store.claim('relay-b', 10, 'merchant-b')),
+        [['order-2', 'merchant-b']],
+        "claim(owner, 10, 'merchant-b')",
+      );
+      same(
+        keysOf(await store.claim('relay-none', 10, null)),
+        [['order-3', undefined]],
+        'claim(owner, 10, null): rows of no tenant',
+      );
+      same(
+        keysOf(await store.claim('relay-all', 10)),
+        [['order-1', 'merchant-a']],
+        'claim(owner, 10): every tenant',
+      );
+    },
+  ],
+  [
     'never gives a claimed row to another relay while its lease runs; once it ran out, gives it with a new token',
     async (subject, { pass }) => {
       const { token } = await claimOne(subject);

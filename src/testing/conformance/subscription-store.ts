@@ -42,6 +42,29 @@ const keysOf = (subs: Subscription[]) => subs.map((s) => s.key).sort();
 
 const CASES: Case[] = [
   [
+    "keeps a subscription's tenant; due() and list() select one tenant's (or those of none)",
+    async (store, _ctx, reopen) => {
+      const ofA = { ...subscription('a-1', T + HOUR), tenant: 'merchant-a' };
+      const ofB = { ...subscription('b-1', T), tenant: 'merchant-b' };
+      const none = subscription('none-1', T + 2 * HOUR);
+      for (const s of [ofA, ofB, none]) await store.put(s, undefined);
+      const other = await reopen(store);
+      same((await other.get('a-1'))?.subscription, ofA, 'get() of a tenant subscription');
+      const at = T + 3 * HOUR;
+      same(await other.due(at, 10), ['b-1', 'a-1', 'none-1'], 'due() of every tenant');
+      same(await other.due(at, 10, 'merchant-a'), ['a-1'], "due(now, 10, 'merchant-a')");
+      same(await other.due(at, 1, 'merchant-b'), ['b-1'], "due(now, 1, 'merchant-b')");
+      same(await other.due(at, 10, null), ['none-1'], 'due(now, 10, null): of no tenant');
+      same(
+        keysOf(await other.list({ tenant: 'merchant-a' })),
+        ['a-1'],
+        "list({ tenant: 'merchant-a' })",
+      );
+      same(keysOf(await other.list({ tenant: null })), ['none-1'], 'list({ tenant: null })');
+      same(keysOf(await other.list()), ['a-1', 'b-1', 'none-1'], 'list() of every tenant');
+    },
+  ],
+  [
     'creates a subscription once (expected undefined) and gives it back whole, with version',
     async (store, _ctx, reopen) => {
       same(await store.get('member-1'), undefined, 'get() of a key never written');

@@ -66,7 +66,7 @@ describe('node pool: abort', () => {
     controller.abort(reason);
     expect(await call).toBe(reason);
     await expect.poll(() => closedSockets).toEqual(['/wait']);
-    await expect.poll(() => pool.stats().open).toBe(0);
+    await expect.poll(() => server.open).toBe(0);
   });
 
   it("rejects with the signal's reason while reading the body, and destroys the socket", async () => {

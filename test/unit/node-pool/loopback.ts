@@ -19,6 +19,8 @@ export interface Loopback {
   connections: number;
   /** The most sockets open on the server side at once. */
   peakConnections: number;
+  /** Sockets open now: the client's, as a pool closes one the server sees it close. */
+  readonly open: number;
   /** Requests received, in order. */
   requests: Array<{ method: string; url: string; headers: http.IncomingHttpHeaders; body: Buffer }>;
   close(): Promise<void>;
@@ -64,6 +66,9 @@ export async function startLoopback(
     url: `${secure ? 'https' : 'http'}://127.0.0.1:${port}`,
     connections: 0,
     peakConnections: 0,
+    get open() {
+      return sockets.size;
+    },
     requests: [],
     close: () =>
       new Promise<void>((resolve) => {
