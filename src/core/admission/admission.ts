@@ -4,7 +4,7 @@ import type { Operation } from '../operation';
 import type { Answer } from '../port';
 import { type RateBudget, SlidingWindowBudget } from './budget';
 import { callBudgetOf } from './call-budget';
-import { Entry, Lane } from './lane';
+import { Entry, Lane, type OwnBudget } from './lane';
 import { ProviderPace } from './pace';
 import { ReservedBudget, type SharedBudgetSettings } from './shared-budget';
 
@@ -56,7 +56,7 @@ export class Admission {
   readonly #lookup: Lane;
   readonly #other: Lane;
   /** The lane of each call budget in use (dropped once idle). */
-  readonly #budgeted = new Map<SlidingWindowBudget, Lane>();
+  readonly #budgeted = new Map<OwnBudget, Lane>();
   #pass = 0;
   /** A queued entry's error once its deadline passed: the wait's, or its attempt's. */
   readonly #expire: (entry: Entry, lane: Lane) => unknown;
@@ -111,9 +111,9 @@ export class Admission {
    * (it sends a reference id); `lookup`, every GET (the provider counts them all against
    * one cap); `other`, non-creating POST, PUT, DELETE: unpaced.
    */
-  lane(op: Operation<unknown, unknown>, options?: unknown): Lane {
+  lane(op: Operation<unknown, unknown>, options?: object): Lane {
     if (op.creates) {
-      const own = options === undefined ? undefined : callBudgetOf(options);
+      const own = callBudgetOf(options);
       return own === undefined ? this.#create : this.#budgetedLane(own);
     }
     return op.method === 'GET' ? this.#lookup : this.#other;
@@ -124,7 +124,7 @@ export class Admission {
    * queue, so that a batch held back by its rate holds no other call back; it takes from
    * its budget and from the class's (rate, shared budget, pause after a 429).
    */
-  #budgetedLane(own: SlidingWindowBudget): Lane {
+  #budgetedLane(own: OwnBudget): Lane {
     let lane = this.#budgeted.get(own);
     if (lane === undefined) {
       lane = new Lane({ option: 'createRate' }, this.#create, own);

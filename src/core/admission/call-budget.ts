@@ -1,4 +1,5 @@
 import { SlidingWindowBudget } from './budget';
+import type { OwnBudget } from './lane';
 
 /**
  * Where a creating call carries a budget of its own besides the client's (internal): a
@@ -7,19 +8,26 @@ import { SlidingWindowBudget } from './budget';
  * stage queues such calls in a lane of their own that takes from both the call's budget
  * and its class's (the client's `createRate`, `rateBudget`, the pause after a 429), so a
  * batch is paced by the one stage, never by a second pacer (docs/assumptions.md, PC1).
+ *
+ * `Symbol.for`, not `Symbol()`: the drivers are bundled apart from the main entry
+ * (scripts/entries.mjs), each with its own copy of this module, and the budget a driver
+ * puts in the options must be found by the main entry's stage; a copy's `Symbol()` is
+ * another key, and was (a batch's createRate went unapplied in the built package).
  */
-export const CALL_BUDGET: unique symbol = Symbol('momo.callBudget');
+export const CALL_BUDGET: unique symbol = Symbol.for('momo.callBudget');
 
 /** Request options that may carry a call's own budget. */
 export interface BudgetedOptions {
-  [CALL_BUDGET]?: SlidingWindowBudget | undefined;
+  [CALL_BUDGET]?: OwnBudget | undefined;
 }
 
-/** The call's own budget in its request options, if any. */
-export function callBudgetOf(options: unknown): SlidingWindowBudget | undefined {
-  if (options === null || typeof options !== 'object') return undefined;
-  const budget = (options as BudgetedOptions)[CALL_BUDGET];
-  return budget instanceof SlidingWindowBudget ? budget : undefined;
+/**
+ * The call's own budget in its request options, if any. Recognised by its shape, not by
+ * `instanceof`: a driver's SlidingWindowBudget is its bundle's copy of the class.
+ */
+export function callBudgetOf(options: object | undefined): OwnBudget | undefined {
+  const budget = (options as BudgetedOptions | undefined)?.[CALL_BUDGET];
+  return typeof budget?.wait === 'function' ? budget : undefined;
 }
 
 /** Request options' part that paces a call by `rate` of its own: one budget per batch run. */
