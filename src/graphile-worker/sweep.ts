@@ -27,6 +27,15 @@ interface JobRow {
   stale: boolean;
 }
 
+/**
+ * The time between a batch's sweeps: `everyMs`, and never more than a fifth of the
+ * store's lease, so that a dead worker's item ends final within 1.2 leases whatever the
+ * lease (docs/assumptions.md, GW2); never under 100 ms.
+ */
+export function sweepInterval(everyMs: number, leaseMs: number): number {
+  return Math.max(100, Math.min(everyMs, leaseMs / 5));
+}
+
 /** Queues the batch's next sweep (`preserve`: keep an earlier one's time, as addPayments does). */
 export async function scheduleSweep(
   helpers: GraphileHelpers,
@@ -51,11 +60,11 @@ export function sweepTask(options: SweepOptions): GraphileTask {
   return async (payload, helpers) => {
     const batch = (payload as { batch?: unknown } | null)?.batch;
     if (typeof batch !== 'string') return; // not ours to judge: nothing to sweep
-    // Its successor first: a worker killed during this sweep leaves the next one queued.
-    await scheduleSweep(helpers, batch, options.everyMs);
     const handle = await options.store.open(batch);
     // A job locked longer than the store's lease may be a dead worker's.
     const leaseMs = handle.leaseMs ?? DEFAULT_LEASE_MS;
+    // Its successor first: a worker killed during this sweep leaves the next one queued.
+    await scheduleSweep(helpers, batch, sweepInterval(options.everyMs, leaseMs));
     const rows = await itemJobs(helpers, options.workerSchema, batch, leaseMs);
     if (rows.length === 0) {
       // Every item job of the batch has completed: the sweeps end here.

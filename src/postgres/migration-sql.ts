@@ -1,3 +1,4 @@
+import { RATE_PAUSE_SQL } from './migration-rate-pause';
 /**
  * The SDK's tables, one migration per version, in order; `{schema}` stands for the quoted
  * schema. A release only ever appends a migration: `migrate()` applies those above the
@@ -239,4 +240,5 @@ ALTER TABLE {schema}.subscriptions ADD COLUMN IF NOT EXISTS tenant text;
 CREATE INDEX IF NOT EXISTS subscriptions_tenant_due ON {schema}.subscriptions (tenant, due_at, key COLLATE "C") WHERE due_at IS NOT NULL;
 `,
   },
+  { version: 9, name: 'rate pause', sql: RATE_PAUSE_SQL },
 ];

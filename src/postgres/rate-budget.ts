@@ -1,6 +1,6 @@
 import type { RateClass, RateScope, SharedRateBudget } from 'momo-partner-sdk';
-import { rateWindows } from '../stores/rate-windows';
-import { StoreClock } from '../stores/store-clock';
+import { pauseWindow, rateWindows } from '../stores/rate-windows';
+import { notePause, StoreClock } from '../stores/store-clock';
 import type { PostgresConnection } from './connection';
 
 /**
@@ -18,6 +18,8 @@ export class PostgresRateBudget implements SharedRateBudget {
   readonly scopes = true;
   readonly #db: PostgresConnection;
   readonly #clock = new StoreClock();
+  /** Per paused window: the end of its pause the latest reservation showed (this process's clock). */
+  readonly #pausedUntil = new Map<string, number>();
 
   constructor(db: PostgresConnection) {
     this.#db = db;
@@ -32,18 +34,35 @@ export class PostgresRateBudget implements SharedRateBudget {
     const windows = rateWindows('postgres', kind, perSecond, marginMs, scope);
     const names = windows.map(([name]) => name);
     const rates = windows.map(([, rate]) => rate);
-    return this.#clock.reserve(async (spreadMs) => {
+    let reply: { at: number; pausedAt: number } | undefined;
+    const local = await this.#clock.reserve(async (spreadMs) => {
       const { rows } = await this.#db.query(
         `SELECT ${this.#db.table('rate_reserve')}($1::text[], $2::float8[], $3::float8, $4::float8) AS reply`,
         [names, rates, marginMs, spreadMs],
       );
-      const reply = rows[0]?.reply;
-      const [at, now] = Array.isArray(reply) ? reply.map(Number) : [];
+      const answer = rows[0]?.reply;
+      const [at, now, pausedAt] = Array.isArray(answer) ? answer.map(Number) : [];
       if (!(Number.isFinite(at) && Number.isFinite(now))) {
         throw new TypeError('rate_reserve() did not answer with a moment');
       }
+      reply = { at: at as number, pausedAt: Number.isFinite(pausedAt) ? (pausedAt as number) : 0 };
       return { at: at as number, now: now as number };
     });
+    notePause(this.#pausedUntil, pauseWindow('postgres', kind, 0, scope), reply, local);
+    return local;
+  }
+
+  /** Every reservation of the class (the scope's window) after it waits `ms` from the database's now. */
+  async pause(kind: RateClass, ms: number, scope?: RateScope): Promise<void> {
+    const window = pauseWindow('postgres', kind, ms, scope);
+    await this.#db.query(`SELECT ${this.#db.table('rate_pause')}($1::text, $2::float8)`, [
+      window,
+      ms,
+    ]);
+  }
+
+  pausedUntil(kind: RateClass, scope?: RateScope): number {
+    return this.#pausedUntil.get(pauseWindow('postgres', kind, 0, scope)) ?? 0;
   }
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {

@@ -1,6 +1,6 @@
 import type { RateClass, RateScope, SharedRateBudget } from 'momo-partner-sdk';
-import { rateWindows } from '../stores/rate-windows';
-import { StoreClock } from '../stores/store-clock';
+import { pauseWindow, rateWindows } from '../stores/rate-windows';
+import { notePause, StoreClock } from '../stores/store-clock';
 import {
   lua,
   type RedisClient,
@@ -26,8 +26,11 @@ local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
 local margin = tonumber(ARGV[1])
 local spread = tonumber(ARGV[2])
-local at = now
-for i, key in ipairs(KEYS) do
+local windows = #ARGV - 2
+local paused = tonumber(redis.call('GET', KEYS[windows + 1]) or '0')
+local at = math.max(now, paused)
+for i = 1, windows do
+  local key = KEYS[i]
   local rate = tonumber(ARGV[i + 2])
   local n = math.max(1, math.floor(rate))
   redis.call('ZREMRANGEBYSCORE', key, '-inf', string.format('(%.3f', now - 2000 - margin))
@@ -39,11 +42,25 @@ for i, key in ipairs(KEYS) do
   end
 end
 local member = string.format('%.3f', at + spread)
-for _, key in ipairs(KEYS) do
-  redis.call('ZADD', key, member, member)
-  redis.call('PEXPIRE', key, math.ceil(at + spread - now + 2000 + margin))
+for i = 1, windows do
+  redis.call('ZADD', KEYS[i], member, member)
+  redis.call('PEXPIRE', KEYS[i], math.ceil(at + spread - now + 2000 + margin))
 end
-return { string.format('%.3f', at), string.format('%.3f', now) }`);
+return { string.format('%.3f', at), string.format('%.3f', now), string.format('%.3f', paused) }`);
+
+/**
+ * A pause the provider asked for, kept for every process: KEYS[1] holds its end (Redis
+ * time in ms), moved only later, expiring a second after it. ARGV: its length in ms.
+ */
+const PAUSE = lua(`
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + tonumber(time[2]) / 1000
+local ms = tonumber(ARGV[1])
+local current = tonumber(redis.call('GET', KEYS[1]) or '0')
+if now + ms > current then
+  redis.call('SET', KEYS[1], string.format('%.3f', now + ms), 'PX', math.ceil(ms) + 1000)
+end
+return 1`);
 
 /**
  * The budget of `createRate` and `lookupRate` shared by every instance on one Redis
@@ -60,6 +77,8 @@ export class RedisRateBudget implements SharedRateBudget {
   readonly scopes = true;
   readonly #redis: RedisConnection;
   readonly #clock = new StoreClock();
+  /** Per paused window: the end of its pause the latest reservation showed (this process's clock). */
+  readonly #pausedUntil = new Map<string, number>();
 
   constructor(client: RedisClient | RedisConnection, options: RedisOptions = {}) {
     this.#redis = client instanceof RedisConnection ? client : new RedisConnection(client, options);
@@ -75,18 +94,34 @@ export class RedisRateBudget implements SharedRateBudget {
     const windows = rateWindows('redis', kind, perSecond, marginMs, scope).map(
       ([name, rate]): [string, number] => [`${tag}:${name}`, rate],
     );
-    return this.#clock.reserve(async (spreadMs) => {
-      const reply = await this.#redis.script(
+    const paused = `${tag}:pause:${pauseWindow('redis', kind, 0, scope)}`;
+    let reply: { at: number; pausedAt: number } | undefined;
+    const local = await this.#clock.reserve(async (spreadMs) => {
+      const answer = await this.#redis.script(
         RESERVE,
-        windows.map(([key]) => key),
+        [...windows.map(([key]) => key), paused],
         [String(marginMs), String(spreadMs), ...windows.map(([, rate]) => String(rate))],
       );
-      const [at, now] = Array.isArray(reply) ? reply.map(Number) : [];
+      const [at, now, pausedAt] = Array.isArray(answer) ? answer.map(Number) : [];
       if (!(Number.isFinite(at) && Number.isFinite(now))) {
         throw new RedisCommandError('EVALSHA', 'UNEXPECTED_REPLY');
       }
+      reply = { at: at as number, pausedAt: Number.isFinite(pausedAt) ? (pausedAt as number) : 0 };
       return { at: at as number, now: now as number };
     });
+    notePause(this.#pausedUntil, paused, reply, local);
+    return local;
+  }
+
+  /** Every reservation of the class (the scope's window) after it waits `ms` from Redis' now. */
+  async pause(kind: RateClass, ms: number, scope?: RateScope): Promise<void> {
+    const key = `${this.#redis.tag('rate')}:pause:${pauseWindow('redis', kind, ms, scope)}`;
+    await this.#redis.script(PAUSE, [key], [String(ms)]);
+  }
+
+  pausedUntil(kind: RateClass, scope?: RateScope): number {
+    const key = `${this.#redis.tag('rate')}:pause:${pauseWindow('redis', kind, 0, scope)}`;
+    return this.#pausedUntil.get(key) ?? 0;
   }
 
   [Symbol.for('nodejs.util.inspect.custom')](): string {

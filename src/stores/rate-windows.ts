@@ -40,3 +40,32 @@ export function rateWindows(
   }
   return windows;
 }
+
+/**
+ * The window a pause the provider asked for is kept on (`pause`, `pausedUntil`): the
+ * class's, or the scope's own (a tenant's key: the provider caps each key, so a 429 on
+ * one key says nothing of another's); the overall window is never paused.
+ */
+export function pauseWindow(
+  operation: 'redis' | 'postgres',
+  kind: RateClass,
+  ms: number,
+  scope: RateScope | undefined,
+): string {
+  if (!(Number.isFinite(ms) && ms >= 0)) {
+    throw new ValidationError(
+      [{ path: 'ms', message: 'must be a number of milliseconds, 0 or more' }],
+      {
+        operation,
+      },
+    );
+  }
+  const [own] = rateWindows(
+    operation,
+    kind,
+    1,
+    0,
+    scope === undefined ? undefined : { id: scope.id },
+  );
+  return (own as [string, number])[0];
+}

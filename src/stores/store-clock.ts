@@ -105,3 +105,21 @@ export class StoreClock {
     this.#next = (this.#next + 1) % SAMPLES;
   }
 }
+
+/**
+ * Notes the pause a reservation's answer showed for `window` (docs/assumptions.md, JE4),
+ * mapped onto this process's clock by the offset that mapped the reservation itself
+ * (`at` on the store's clock came back as `local`): a pause still running is kept, an
+ * ended one dropped.
+ */
+export function notePause(
+  pausedUntil: Map<string, number>,
+  window: string,
+  reply: { at: number; pausedAt: number } | undefined,
+  local: number,
+): void {
+  const until =
+    reply === undefined || reply.pausedAt <= 0 ? 0 : reply.pausedAt + (local - reply.at);
+  if (until > Date.now()) pausedUntil.set(window, until);
+  else pausedUntil.delete(window);
+}

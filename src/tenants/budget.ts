@@ -117,6 +117,15 @@ class ScopedRateBudget implements SharedRateBudget {
     return this.#shared.reserve(kind, perSecond, marginMs, this.#byClass[kind]);
   }
 
+  /** A 429 on this tenant's key pauses its key's calls in every process (not other tenants'). */
+  async pause(kind: RateClass, ms: number): Promise<void> {
+    await this.#shared.pause?.(kind, ms, { id: this.#id });
+  }
+
+  pausedUntil(kind: RateClass): number {
+    return this.#shared.pausedUntil?.(kind, { id: this.#id }) ?? 0;
+  }
+
   [Symbol.for('nodejs.util.inspect.custom')](): string {
     return `TenantRateBudget { scope: '${this.#id.slice(0, 8)}…' }`;
   }
@@ -137,6 +146,15 @@ class LowestRateBudget implements SharedRateBudget {
     const total = this.#totals[kind];
     const rate = total === undefined ? perSecond : Math.min(perSecond, total);
     return this.#shared.reserve(kind, rate, marginMs);
+  }
+
+  /** One window for all tenants: a pause of one holds them all (safe, slower). */
+  async pause(kind: RateClass, ms: number): Promise<void> {
+    await this.#shared.pause?.(kind, ms);
+  }
+
+  pausedUntil(kind: RateClass): number {
+    return this.#shared.pausedUntil?.(kind) ?? 0;
   }
 }
 

@@ -8,6 +8,7 @@ import {
   reserveInTurns,
 } from '../support/nested-budget';
 import { describeWithPostgres } from '../support/postgres-server';
+import { expectPauseShared } from '../support/shared-pause';
 import { ARRIVAL_JITTER_MS, mostInWindow } from '../support/sliding-window';
 import { usePostgres } from './support';
 
@@ -63,5 +64,11 @@ describeWithPostgres('the PostgreSQL rate budget (real PostgreSQL)', () => {
     );
     expect(moments).toHaveLength(6 * PER_KEY);
     expect(mostInWindow(moments, 1_000)).toBeLessThanOrEqual(PER_KEY);
+  }, 60_000);
+
+  it("a 429's pause recorded by one instance holds the other's reservations of its class (JE4)", async () => {
+    const state = await pg15.freshState();
+    const second = createPostgresState(pg15.newPool(), { schema: state.schema });
+    await expectPauseShared(state.rateBudget, second.rateBudget);
   }, 60_000);
 });

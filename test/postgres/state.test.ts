@@ -69,6 +69,7 @@ describeWithPostgres('createPostgresState on a real PostgreSQL', () => {
       { version: 6 },
       { version: 7 },
       { version: 8 },
+      { version: 9 },
     ]);
     expect(await (instances[1] as (typeof instances)[0]).journal.pending()).toEqual([]);
   });

@@ -2,6 +2,7 @@ import { isValidationError, MomoClient, type SharedRateBudget } from 'momo-partn
 import { createRedisState } from 'momo-partner-sdk/redis';
 import { createSimulator, type ListeningServer, type Simulator } from 'momo-partner-sdk/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectPauseShared } from '../support/shared-pause';
 import { ARRIVAL_JITTER_MS, mostInWindow } from '../support/sliding-window';
 import { CLUSTER_LIBRARIES, connectClient, type Library } from './support/clients';
 import { Instance, until } from './support/instances';
@@ -158,6 +159,20 @@ describeWithRedis('one rate budget for every process (real redis-server)', () =>
       await down.dispose();
     }
   }, 60_000);
+
+  it("a 429's pause recorded by one instance holds the other's reservations of its class (JE4)", async () => {
+    const connections = await Promise.all(
+      [0, 1].map(() => connectClient('node-redis', server.url)),
+    );
+    const prefix = nextPrefix();
+    const [a, b] = connections.map((c) => createRedisState(c.client, { prefix }));
+    try {
+      await expectPauseShared(a?.rateBudget as SharedRateBudget, b?.rateBudget as SharedRateBudget);
+    } finally {
+      await Promise.all([a?.close(), b?.close()]);
+      await Promise.all(connections.map((c) => c.close()));
+    }
+  });
 });
 
 describeWithRedis(

@@ -1,10 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import type { MomoClientOptions } from 'momo-partner-sdk';
-import type { SimulatorOptions } from 'momo-partner-sdk/testing';
+import type { Fault, SimulatorOptions } from 'momo-partner-sdk/testing';
 import { Instance } from '../redis/support/instances';
-import type { CreatingCall, HeldTransaction } from './workers/provider';
+import type { Arrival, CreatingCall, HeldTransaction } from './workers/provider';
 
-export type { CreatingCall, HeldTransaction } from './workers/provider';
+export type { Arrival, CreatingCall, HeldTransaction } from './workers/provider';
 
 const WORKER = fileURLToPath(new URL('./workers/provider.ts', import.meta.url));
 
@@ -38,6 +38,16 @@ export class ProviderProcess {
   /** The creating calls it answered under `path` (429s left out), in arrival order. */
   creates(path: string): Promise<CreatingCall[]> {
     return this.#instance.call('creates', { path });
+  }
+
+  /** Arms a one-shot fault; `before`: the requests arrived so far (the fault hits a later one). */
+  inject(fault: Fault): Promise<{ before: number }> {
+    return this.#instance.call('inject', { fault });
+  }
+
+  /** Every creating call under `path` as it arrived (refused ones included), in order. */
+  arrivals(path: string): Promise<Arrival[]> {
+    return this.#instance.call('arrivals', { path });
   }
 
   transactions(): Promise<HeldTransaction[]> {

@@ -70,22 +70,29 @@ export class Admission {
     this.#errors = errors;
     this.#maxPauseMs = settings.maxPauseMs ?? Infinity;
     const { budgets, shared } = settings;
-    const budgetOf = (kind: RateClass, rate: number | undefined): RateBudget | undefined => {
+    const budgetOf = (
+      kind: RateClass,
+      rate: number | undefined,
+      pace: ProviderPace,
+    ): RateBudget | undefined => {
       if (rate === undefined) return undefined;
       if (shared === undefined) return new SlidingWindowBudget(rate);
-      return new ReservedBudget(shared, kind, rate, () => this.#pump());
+      return new ReservedBudget(shared, kind, rate, () => this.#pump(), pace);
     };
     // A 429 (or a 503's Retry-After) on a creating call pauses every creating call of the
-    // client, a batch's too: one pause, as for the counted GETs (docs/assumptions.md, PC2).
+    // client, a batch's too: one pause, as for the counted GETs (docs/assumptions.md, PC2);
+    // with a shared `rateBudget`, every process's (JE4).
+    const createPace = new ProviderPace();
     const create = new Lane({
       option: 'createRate',
-      budget: budgets?.create ?? budgetOf('create', settings.createRate),
-      pace: new ProviderPace(),
+      budget: budgets?.create ?? budgetOf('create', settings.createRate, createPace),
+      pace: createPace,
     });
+    const lookupPace = new ProviderPace();
     const lookup = new Lane({
       option: 'lookupRate',
-      budget: budgets?.lookup ?? budgetOf('lookup', settings.lookupRate),
-      pace: new ProviderPace(),
+      budget: budgets?.lookup ?? budgetOf('lookup', settings.lookupRate, lookupPace),
+      pace: lookupPace,
       maxInFlight: settings.maxLookupsInFlight,
     });
     const other = new Lane({});

@@ -56,6 +56,26 @@ export class ProviderPace {
   /** When the answers let through came. */
   readonly #letThrough = new Float64Array(RECENT);
   #count = 0;
+  /** Told of each pause an answer of this process asked for (the shared budget records it). */
+  #onPause: ((ms: number) => void) | undefined;
+
+  /** `listener(ms)`: each pause an answer asked for, `ms` long from now. */
+  onPause(listener: (ms: number) => void): void {
+    this.#onPause = listener;
+  }
+
+  /**
+   * A pause another process's answer asked for (read from the shared budget): held as
+   * this process's own (no call of the class goes before `until`, and the time is the
+   * provider's, never a queued attempt's), without a cause to raise nor a rate to learn.
+   */
+  pausedElsewhere(now: number, until: number): void {
+    if (until <= this.#paused.until) return;
+    // Not this process's answer: a pause too long to wait out is not raised with it.
+    this.#pauseCause = undefined;
+    this.#paused.add(now, until);
+    this.#held.add(now, until);
+  }
 
   /** How many ms until the next call may go (0: now). */
   wait(now: number): number {
@@ -96,11 +116,11 @@ export class ProviderPace {
     if (status === 429) {
       // The first refusal of an episode teaches the rate; the ones already in flight don't.
       if (now >= this.#paused.until) this.#learn(now);
-      this.#pause(now, now + (retryAfterOf(answer, now) ?? DEFAULT_PAUSE_MS), answer);
+      this.#pause(now, retryAfterOf(answer, now) ?? DEFAULT_PAUSE_MS, answer);
       return;
     }
     const retryAfterMs = status >= 500 ? retryAfterOf(answer, now) : undefined;
-    if (retryAfterMs !== undefined) this.#pause(now, now + retryAfterMs, answer);
+    if (retryAfterMs !== undefined) this.#pause(now, retryAfterMs, answer);
     else this.#letThrough[this.#count++ % RECENT] = now;
   }
 
@@ -134,10 +154,12 @@ export class ProviderPace {
     return this.#learnedRate;
   }
 
-  #pause(now: number, until: number, cause: Answer): void {
+  #pause(now: number, ms: number, cause: Answer): void {
+    const until = now + ms;
     if (until >= this.#paused.until) this.#pauseCause = cause;
     this.#paused.add(now, until);
     this.#held.add(now, until);
+    if (ms > 0) this.#onPause?.(ms);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { ComponentHealth } from '../../contracts/health';
 import type { RateClass, SharedRateBudget } from '../../contracts/rate-budget';
 import { type RateBudget, SAFETY_MARGIN_MS, SlidingWindowBudget } from './budget';
+import type { ProviderPace } from './pace';
 
 /**
  * How late after its moment a reservation may still be used (a timer firing late, an
@@ -26,6 +27,12 @@ export interface SharedBudgetSettings {
  * budget fails, the process's own budget decides (as without `rateBudget`) until it
  * answers again; it counts every call this process sent, and a call goes only once both
  * allow it, so that neither switch makes a burst.
+ *
+ * The provider's pauses are shared through it too, when it can (`pause`, `pausedUntil`):
+ * a pause an answer of this process asked for is recorded in the store, where every
+ * later reservation of the class waits it out, whichever process asks; and a pause the
+ * store shows after a reservation holds this process's class as its own would
+ * (docs/assumptions.md, JE4).
  */
 export class ReservedBudget implements RateBudget {
   readonly #shared: SharedRateBudget;
@@ -41,8 +48,17 @@ export class ReservedBudget implements RateBudget {
   /** The shared budget failed last: the local one decides until it answers again. */
   #down = false;
   #askAgainAt = 0;
+  readonly #pace: ProviderPace | undefined;
+  /** The end (this process's clock) of the latest pause recorded in the store from here. */
+  #sharedUntil = 0;
 
-  constructor(settings: SharedBudgetSettings, kind: RateClass, rate: number, wake: () => void) {
+  constructor(
+    settings: SharedBudgetSettings,
+    kind: RateClass,
+    rate: number,
+    wake: () => void,
+    pace?: ProviderPace,
+  ) {
     this.#shared = settings.budget;
     this.#health = settings.health;
     this.#kind = kind;
@@ -50,6 +66,31 @@ export class ReservedBudget implements RateBudget {
     this.#wake = wake;
     this.#local = new SlidingWindowBudget(rate);
     this.#spacingMs = 1_000 / rate;
+    this.#pace = pace;
+    if (pace !== undefined && typeof this.#shared.pause === 'function') {
+      pace.onPause((ms) => this.#sharePause(ms));
+    }
+  }
+
+  /**
+   * Records a pause this process's answer asked for, once per pause (the calls refused
+   * together by one episode ask for about the same end). A store that cannot be reached
+   * leaves it this process's own, as without `pause`; reported as the budget's health.
+   */
+  #sharePause(ms: number): void {
+    const until = Date.now() + ms;
+    if (until <= this.#sharedUntil) return;
+    this.#sharedUntil = until;
+    new Promise<void>((resolve) => resolve(this.#shared.pause?.(this.#kind, ms))).catch(
+      (error: unknown) => this.#health.failed(error),
+    );
+  }
+
+  /** A pause the store showed with the latest reservation (another process's): held here too. */
+  #readPause(): void {
+    const until = this.#pace === undefined ? 0 : (this.#shared.pausedUntil?.(this.#kind) ?? 0);
+    const now = Date.now();
+    if (typeof until === 'number' && until > now) this.#pace?.pausedElsewhere(now, until);
   }
 
   take(now: number): number {
@@ -86,6 +127,7 @@ export class ReservedBudget implements RateBudget {
           throw new TypeError('rateBudget.reserve() did not resolve with a time');
         }
         this.#at = at;
+        this.#readPause();
         this.#down = false;
         this.#health.ok();
       })

@@ -7,6 +7,7 @@
  */
 import {
   createSimulator,
+  type Fault,
   type ListeningServer,
   type Simulator,
   type SimulatorOptions,
@@ -18,6 +19,15 @@ export interface CreatingCall {
   key: string | undefined;
   referenceId: string;
   at: number;
+}
+
+/** A creating call as it arrived (refused ones included): its place among all requests. */
+export interface Arrival {
+  index: number;
+  key: string | undefined;
+  at: number;
+  /** Refused by the provider's cap (a 429 of its own). */
+  limited: boolean;
 }
 
 /** A transaction the provider holds. */
@@ -49,6 +59,24 @@ serveParent({
         referenceId: (r.headers['x-reference-id'] ?? '').toLowerCase(),
         at: r.at,
       }));
+  },
+
+  /**
+   * Arms a one-shot fault; resolves with how many requests had arrived: the fault answers
+   * the first matching request after them (requests are recorded, then matched, in one turn).
+   */
+  async inject(input: { fault: Fault }): Promise<{ before: number }> {
+    const before = sim?.requests.length ?? 0;
+    sim?.inject(input.fault);
+    return { before };
+  },
+
+  /** Every creating call (POST under `path`) that arrived, answered or refused, in order. */
+  async arrivals(input: { path: string }): Promise<Arrival[]> {
+    return (sim?.requests ?? [])
+      .map((r, index) => ({ r, index }))
+      .filter(({ r }) => r.method === 'POST' && r.path.startsWith(input.path))
+      .map(({ r, index }) => ({ index, key: externalId(r.body), at: r.at, limited: !!r.limited }));
   },
 
   async transactions(): Promise<HeldTransaction[]> {
