@@ -70,11 +70,7 @@ export class ProviderPace {
    * provider's, never a queued attempt's), without a cause to raise nor a rate to learn.
    */
   pausedElsewhere(now: number, until: number): void {
-    if (until <= this.#paused.until) return;
-    // Not this process's answer: a pause too long to wait out is not raised with it.
-    this.#pauseCause = undefined;
-    this.#paused.add(now, until);
-    this.#held.add(now, until);
+    if (until > this.#paused.until) this.#pause(now, until - now);
   }
 
   /** How many ms until the next call may go (0: now). */
@@ -154,12 +150,13 @@ export class ProviderPace {
     return this.#learnedRate;
   }
 
-  #pause(now: number, ms: number, cause: Answer): void {
+  /** `cause`: this process's answer that asked for it (none: another process's, not raised). */
+  #pause(now: number, ms: number, cause?: Answer): void {
     const until = now + ms;
     if (until >= this.#paused.until) this.#pauseCause = cause;
     this.#paused.add(now, until);
     this.#held.add(now, until);
-    if (ms > 0) this.#onPause?.(ms);
+    if (cause && ms > 0) this.#onPause?.(ms);
   }
 }
 

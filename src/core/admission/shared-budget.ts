@@ -67,30 +67,17 @@ export class ReservedBudget implements RateBudget {
     this.#local = new SlidingWindowBudget(rate);
     this.#spacingMs = 1_000 / rate;
     this.#pace = pace;
-    if (pace !== undefined && typeof this.#shared.pause === 'function') {
-      pace.onPause((ms) => this.#sharePause(ms));
-    }
-  }
-
-  /**
-   * Records a pause this process's answer asked for, once per pause (the calls refused
-   * together by one episode ask for about the same end). A store that cannot be reached
-   * leaves it this process's own, as without `pause`; reported as the budget's health.
-   */
-  #sharePause(ms: number): void {
-    const until = Date.now() + ms;
-    if (until <= this.#sharedUntil) return;
-    this.#sharedUntil = until;
-    new Promise<void>((resolve) => resolve(this.#shared.pause?.(this.#kind, ms))).catch(
-      (error: unknown) => this.#health.failed(error),
-    );
-  }
-
-  /** A pause the store showed with the latest reservation (another process's): held here too. */
-  #readPause(): void {
-    const until = this.#pace === undefined ? 0 : (this.#shared.pausedUntil?.(this.#kind) ?? 0);
-    const now = Date.now();
-    if (typeof until === 'number' && until > now) this.#pace?.pausedElsewhere(now, until);
+    // A pause this process's answer asked for is recorded once per pause (the calls refused
+    // together by one episode ask for about the same end); a store that cannot be reached
+    // leaves it this process's own, as without `pause`, reported as the budget's health.
+    pace?.onPause((ms) => {
+      const until = Date.now() + ms;
+      if (this.#shared.pause === undefined || until <= this.#sharedUntil) return;
+      this.#sharedUntil = until;
+      Promise.resolve()
+        .then(() => this.#shared.pause?.(kind, ms))
+        .catch((error: unknown) => this.#health.failed(error));
+    });
   }
 
   take(now: number): number {
@@ -127,7 +114,10 @@ export class ReservedBudget implements RateBudget {
           throw new TypeError('rateBudget.reserve() did not resolve with a time');
         }
         this.#at = at;
-        this.#readPause();
+        // A pause the store showed with it (another process's): held here too.
+        const now = Date.now();
+        const until = this.#shared.pausedUntil?.(this.#kind) ?? 0;
+        if (until > now) this.#pace?.pausedElsewhere(now, until);
         this.#down = false;
         this.#health.ok();
       })
