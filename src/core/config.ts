@@ -50,7 +50,6 @@ export interface Config {
   tokenRefreshWindowMs: number;
   /** The partner's fetch; undefined means the SDK's own choice (Node fast path or global fetch). */
   fetch: typeof globalThis.fetch | undefined;
-  maxConcurrency: number;
   maxSockets: number;
   log: Log;
   /** Whether debug lines reach the logger: the per-request line is not even built otherwise. */
@@ -168,6 +167,7 @@ export function resolveConfig(options: MomoClientOptions): Config {
   );
   if (issues.length > 0) throw new ValidationError(issues);
 
+  const maxConcurrency = options.maxConcurrency ?? 128;
   const scrubber = new SecretScrubber();
   if (callbackSecret !== undefined) scrubber.add(callbackSecret);
   const credentials = memoCredentials(options, scrubber);
@@ -195,14 +195,13 @@ export function resolveConfig(options: MomoClientOptions): Config {
       timeoutMs: polling.timeoutMs ?? 300_000,
     },
     admission: {
-      maxConcurrency: options.maxConcurrency ?? 128,
+      maxConcurrency,
       lookupRate: options.lookupRate,
       createRate: options.createRate,
-      maxLookupsInFlight: Math.max(1, Math.floor((options.maxConcurrency ?? 128) / 2)),
+      maxLookupsInFlight: Math.max(1, Math.floor(maxConcurrency / 2)),
     },
     tokenRefreshWindowMs: options.tokenRefreshWindowMs ?? 600_000,
     fetch: options.fetch,
-    maxConcurrency: options.maxConcurrency ?? 128,
     maxSockets: options.maxSockets ?? 128,
     log: makeLog(options.logger, options.logLevel ?? 'info', scrubber),
     debug: options.logger !== undefined && options.logLevel === 'debug',

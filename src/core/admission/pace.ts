@@ -45,8 +45,8 @@ export class ProviderPace {
   #learnedRate: number | undefined;
   #refusedAt = 0;
   #grownAt = 0;
-  /** The pauses asked for, and the pause in force (`until`). */
-  readonly #paused = new HeldTime();
+  /** The end of the latest pause asked for (in force while ahead). */
+  #pausedUntil = 0;
   /** The answer that asked for the pause in force (a 429, a 503 with Retry-After). */
   #pauseCause: Answer | undefined;
   /** The pauses and the learned rate's spacing together: the time the provider held the class. */
@@ -56,13 +56,11 @@ export class ProviderPace {
   /** When the answers let through came. */
   readonly #letThrough = new Float64Array(RECENT);
   #count = 0;
-  /** Told of each pause an answer of this process asked for (the shared budget records it). */
-  #onPause: ((ms: number) => void) | undefined;
-
-  /** `listener(ms)`: each pause an answer asked for, `ms` long from now. */
-  onPause(listener: (ms: number) => void): void {
-    this.#onPause = listener;
-  }
+  /**
+   * Told of each pause an answer of this process asked for, `ms` long from now (the shared
+   * budget sets it, to record the pause in the store).
+   */
+  declare onPause: ((ms: number) => void) | undefined;
 
   /**
    * A pause another process's answer asked for (read from the shared budget): held as
@@ -70,12 +68,12 @@ export class ProviderPace {
    * provider's, never a queued attempt's), without a cause to raise nor a rate to learn.
    */
   pausedElsewhere(now: number, until: number): void {
-    if (until > this.#paused.until) this.#pause(now, until - now);
+    if (until > this.#pausedUntil) this.#pause(now, until - now);
   }
 
   /** How many ms until the next call may go (0: now). */
   wait(now: number): number {
-    const pausedUntil = this.#paused.until;
+    const pausedUntil = this.#pausedUntil;
     const rate = this.#currentLearnedRate(now);
     const until = rate === undefined ? pausedUntil : Math.max(pausedUntil, this.#nextAt);
     return until > now ? Math.ceil(until - now) : 0;
@@ -101,7 +99,7 @@ export class ProviderPace {
 
   /** The answer that asked for a pause still in force longer than `maxMs` from `now`, if any. */
   pausedBeyond(now: number, maxMs: number): Answer | undefined {
-    return this.#paused.until - now > maxMs ? this.#pauseCause : undefined;
+    return this.#pausedUntil - now > maxMs ? this.#pauseCause : undefined;
   }
 
   /** Learns from an admitted call's answer (none: it got no answer). */
@@ -111,7 +109,7 @@ export class ProviderPace {
     const { status } = answer;
     if (status === 429) {
       // The first refusal of an episode teaches the rate; the ones already in flight don't.
-      if (now >= this.#paused.until) this.#learn(now);
+      if (now >= this.#pausedUntil) this.#learn(now);
       this.#pause(now, retryAfterOf(answer, now) ?? DEFAULT_PAUSE_MS, answer);
       return;
     }
@@ -153,10 +151,12 @@ export class ProviderPace {
   /** `cause`: this process's answer that asked for it (none: another process's, not raised). */
   #pause(now: number, ms: number, cause?: Answer): void {
     const until = now + ms;
-    if (until >= this.#paused.until) this.#pauseCause = cause;
-    this.#paused.add(now, until);
+    if (until >= this.#pausedUntil) {
+      this.#pauseCause = cause;
+      this.#pausedUntil = until;
+    }
     this.#held.add(now, until);
-    if (cause && ms > 0) this.#onPause?.(ms);
+    if (cause && ms > 0) this.onPause?.(ms);
   }
 }
 

@@ -41,12 +41,13 @@ export class ReservedBudget implements RateBudget {
   readonly #health: ComponentHealth;
   readonly #wake: () => void;
   readonly #local: SlidingWindowBudget;
-  readonly #spacingMs: number;
   /** The moment of the reservation held (undefined: none). */
   #at: number | undefined;
   #asking = false;
-  /** The shared budget failed last: the local one decides until it answers again. */
-  #down = false;
+  /**
+   * Set when the shared budget failed last: the local one decides, and the shared one is
+   * asked again from then (0: it answered last; one field, set only by a failure).
+   */
   #askAgainAt = 0;
   readonly #pace: ProviderPace | undefined;
   /** The end (this process's clock) of the latest pause recorded in the store from here. */
@@ -65,23 +66,23 @@ export class ReservedBudget implements RateBudget {
     this.#rate = rate;
     this.#wake = wake;
     this.#local = new SlidingWindowBudget(rate);
-    this.#spacingMs = 1_000 / rate;
     this.#pace = pace;
     // A pause this process's answer asked for is recorded once per pause (the calls refused
     // together by one episode ask for about the same end); a store that cannot be reached
     // leaves it this process's own, as without `pause`, reported as the budget's health.
-    pace?.onPause((ms) => {
-      const until = Date.now() + ms;
-      if (this.#shared.pause === undefined || until <= this.#sharedUntil) return;
-      this.#sharedUntil = until;
-      Promise.resolve()
-        .then(() => this.#shared.pause?.(kind, ms))
-        .catch((error: unknown) => this.#health.failed(error));
-    });
+    if (pace)
+      pace.onPause = (ms) => {
+        const until = Date.now() + ms;
+        if (this.#shared.pause === undefined || until <= this.#sharedUntil) return;
+        this.#sharedUntil = until;
+        Promise.resolve()
+          .then(() => this.#shared.pause?.(kind, ms))
+          .catch((error: unknown) => this.#health.failed(error));
+      };
   }
 
   take(now: number): number {
-    if (this.#down) {
+    if (this.#askAgainAt > 0) {
       if (!this.#asking && now >= this.#askAgainAt) this.#ask();
       return this.#local.take(now);
     }
@@ -100,7 +101,7 @@ export class ReservedBudget implements RateBudget {
     // This process's own last second first: the shared budget did not see the calls it
     // sent on its own while the shared one failed.
     const own = this.#local.wait(now);
-    if (own > this.#spacingMs) return own;
+    if (own > 1_000 / this.#rate) return own;
     if (!this.#asking) this.#ask();
     return Infinity; // until `wake`
   }
@@ -118,11 +119,10 @@ export class ReservedBudget implements RateBudget {
         const now = Date.now();
         const until = this.#shared.pausedUntil?.(this.#kind) ?? 0;
         if (until > now) this.#pace?.pausedElsewhere(now, until);
-        this.#down = false;
+        this.#askAgainAt = 0;
         this.#health.ok();
       })
       .catch((error: unknown) => {
-        this.#down = true;
         this.#askAgainAt = Date.now() + ASK_AGAIN_MS;
         this.#health.failed(error);
       })
