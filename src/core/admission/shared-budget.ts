@@ -76,7 +76,7 @@ export class ReservedBudget implements RateBudget {
         if (this.#shared.pause === undefined || until <= this.#sharedUntil) return;
         this.#sharedUntil = until;
         Promise.resolve()
-          .then(() => this.#shared.pause?.(kind, ms))
+          .then(() => this.#shared.pause?.(this.#kind, ms))
           .catch((error: unknown) => this.#health.failed(error));
       };
   }
@@ -108,10 +108,12 @@ export class ReservedBudget implements RateBudget {
 
   #ask(): void {
     this.#asking = true;
-    const margin = SAFETY_MARGIN_MS + LATE_MS;
-    new Promise<number>((resolve) => resolve(this.#shared.reserve(this.#kind, this.#rate, margin)))
+    // A microtask later, as the pause's record: a throw becomes the rejection.
+    Promise.resolve()
+      .then(() => this.#shared.reserve(this.#kind, this.#rate, SAFETY_MARGIN_MS + LATE_MS))
       .then((at) => {
-        if (typeof at !== 'number' || !Number.isFinite(at)) {
+        // Number.isFinite: false for anything not a number too.
+        if (!Number.isFinite(at)) {
           throw new TypeError('rateBudget.reserve() did not resolve with a time');
         }
         this.#at = at;
