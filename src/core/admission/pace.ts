@@ -10,29 +10,6 @@ const FORGET_AFTER_MS = 60_000;
 /** Answers remembered to learn the provider's rate from (a second's worth at most). */
 const RECENT = 1_024;
 
-/** Time in intervals (joined where they overlap), summed up to any moment: a clock that runs only then. */
-class HeldTime {
-  /** The intervals before the current one, summed... */
-  #before = 0;
-  /** ...and the current (or last) one. */
-  #from = 0;
-  until = 0;
-
-  add(from: number, until: number): void {
-    if (until <= from) return;
-    if (from > this.until) {
-      this.#before += this.until - this.#from;
-      this.#from = from;
-      this.until = until;
-    } else this.until = Math.max(this.until, until);
-  }
-
-  /** The time held up to `now`. */
-  at(now: number): number {
-    return this.#before + Math.max(0, Math.min(now, this.until) - this.#from);
-  }
-}
-
 /**
  * What the provider's answers teach one class of calls: every call of the class stops
  * until a 429's (or a 503's) Retry-After has passed, and after a 429 the class keeps
@@ -49,8 +26,15 @@ export class ProviderPace {
   #pausedUntil = 0;
   /** The answer that asked for the pause in force (a 429, a 503 with Retry-After). */
   #pauseCause: Answer | undefined;
-  /** The pauses and the learned rate's spacing together: the time the provider held the class. */
-  readonly #held = new HeldTime();
+  /**
+   * The pauses and the learned rate's spacing together, the time the provider held the
+   * class: intervals joined where they overlap, summed up to any moment (a clock that runs
+   * only then). The intervals before the current one, summed...
+   */
+  #heldBefore = 0;
+  /** ...and the current (or last) one. */
+  #heldFrom = 0;
+  #heldUntil = 0;
   /** The earliest time the learned rate lets the next call go. */
   #nextAt = 0;
   /** When the answers let through came. */
@@ -84,17 +68,17 @@ export class ProviderPace {
     const rate = this.#learnedRate;
     if (rate === undefined) return;
     this.#nextAt = Math.max(this.#nextAt, now) + 1_000 / rate;
-    this.#held.add(now, this.#nextAt);
+    this.#hold(now, this.#nextAt);
   }
 
   /** How long, in all, the provider has held the class up to `now`. */
   heldMs(now: number): number {
-    return this.#held.at(now);
+    return this.#heldBefore + Math.max(0, Math.min(now, this.#heldUntil) - this.#heldFrom);
   }
 
   /** When the current hold ends (at most `now`: none). */
   heldUntil(now: number): number {
-    return Math.max(now, this.#held.until);
+    return Math.max(now, this.#heldUntil);
   }
 
   /** The answer that asked for a pause still in force longer than `maxMs` from `now`, if any. */
@@ -148,6 +132,16 @@ export class ProviderPace {
     return this.#learnedRate;
   }
 
+  /** The class held from `from` to `until` (joined to the current interval if they overlap). */
+  #hold(from: number, until: number): void {
+    if (until <= from) return;
+    if (from > this.#heldUntil) {
+      this.#heldBefore += this.#heldUntil - this.#heldFrom;
+      this.#heldFrom = from;
+      this.#heldUntil = until;
+    } else this.#heldUntil = Math.max(this.#heldUntil, until);
+  }
+
   /** `cause`: this process's answer that asked for it (none: another process's, not raised). */
   #pause(now: number, ms: number, cause?: Answer): void {
     const until = now + ms;
@@ -155,7 +149,7 @@ export class ProviderPace {
       this.#pauseCause = cause;
       this.#pausedUntil = until;
     }
-    this.#held.add(now, until);
+    this.#hold(now, until);
     if (cause && ms > 0) this.onPause?.(ms);
   }
 }
