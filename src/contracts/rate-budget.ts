@@ -53,7 +53,7 @@ export interface SharedRateBudget {
    * Optional: records a pause the provider asked for (a 429's or a 503's `Retry-After`)
    * for every client of this budget: no reservation of `kind` (in the scope's own window,
    * with `scope`) made after it resolves earlier than `ms` from the store's now. Without
-   * it a pause holds only the process whose call was refused (DESIGN 10.5: a 429 pauses
+   * it a pause holds only the process whose call was refused (docs/engines.md: a 429 pauses
    * every worker's creating calls; docs/assumptions.md PC3).
    */
   pause?(kind: RateClass, ms: number, scope?: RateScope): Promise<void>;
@@ -61,7 +61,7 @@ export interface SharedRateBudget {
    * Optional, with `pause`: when (epoch ms, this process's clock) the pause of `kind` (in
    * the scope's window) that the budget's latest answer showed ends; 0 or past: none. A
    * client reads it after each reservation, so that time held by another process's pause
-   * is the provider's, never spent from a queued attempt's timeout (DESIGN 10.1).
+   * is the provider's, never spent from a queued attempt's timeout (docs/assumptions.md, OF1).
    */
   pausedUntil?(kind: RateClass, scope?: RateScope): number;
 }
