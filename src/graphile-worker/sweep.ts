@@ -24,7 +24,6 @@ interface JobRow {
   identifier: string;
   key: string;
   payload: unknown;
-  stale: boolean;
 }
 
 /**
@@ -65,14 +64,14 @@ export function sweepTask(options: SweepOptions): GraphileTask {
     const leaseMs = handle.leaseMs ?? DEFAULT_LEASE_MS;
     // Its successor first: a worker killed during this sweep leaves the next one queued.
     await scheduleSweep(helpers, batch, sweepInterval(options.everyMs, leaseMs));
-    const rows = await itemJobs(helpers, options.workerSchema, batch, leaseMs);
-    if (rows.length === 0) {
+    const rows = await staleItemJobs(helpers, options.workerSchema, batch, leaseMs);
+    if (rows === undefined) {
       // Every item job of the batch has completed: the sweeps end here.
       await removeJob(helpers, options.workerSchema, sweepJobKey(batch));
       return;
     }
     for (const row of rows) {
-      if (!row.stale || !isItemJobPayload(row.payload)) continue;
+      if (!isItemJobPayload(row.payload)) continue;
       const token = await handle.claim(row.payload.key, owner, leaseMs);
       if (token === undefined) continue; // a live worker renews it: still running
       await handle.release(row.payload.key, token);
@@ -82,32 +81,41 @@ export function sweepTask(options: SweepOptions): GraphileTask {
 }
 
 /**
- * The batch's item jobs still holding their key (a job that failed for good left out:
- * nothing will run it; a locked one kept, whatever its attempts), and whether each has
- * been locked longer than the lease. Read from graphile-worker 0.17's own tables (its public `jobs` view has
+ * The batch's item jobs locked longer than the lease (a dead worker's, or a slow one's),
+ * or undefined when the batch has no item job left that may still run (a job that failed
+ * for good left out: nothing will run it; a locked one kept, whatever its attempts). Only
+ * the stale rows are read, with their payloads: a batch of 20,000 jobs is not read whole
+ * at every sweep. Read from graphile-worker 0.17's own tables (its public `jobs` view has
  * no payload); written only through its `add_job` and `remove_job`.
  */
-async function itemJobs(
+async function staleItemJobs(
   helpers: GraphileJobHelpers,
   workerSchema: string,
   batch: string,
   leaseMs: number,
-): Promise<JobRow[]> {
+): Promise<JobRow[] | undefined> {
   const schema = quoteIdentifier(workerSchema);
   // Every item key of the batch starts so: `momo:item:["<batch>",`.
   const prefix = itemJobKey(batch, '').slice(0, -3);
-  const { rows } = await helpers.withPgClient((client) =>
-    client.query(
-      `SELECT t.identifier, j.key, j.payload,
-              coalesce(j.locked_at < now() - make_interval(secs => $2::float8), false) AS stale
+  return helpers.withPgClient(async (client) => {
+    const stale = await client.query(
+      `SELECT t.identifier, j.key, j.payload
          FROM ${schema}._private_jobs j
          JOIN ${schema}._private_tasks t ON t.id = j.task_id
         WHERE starts_with(j.key, $1)
-          AND (j.locked_at IS NOT NULL OR j.attempts < j.max_attempts)`,
+          AND j.locked_at < now() - make_interval(secs => $2::float8)`,
       [prefix, leaseMs / 1000],
-    ),
-  );
-  return rows as JobRow[];
+    );
+    if (stale.rows.length > 0) return stale.rows as JobRow[];
+    const left = await client.query(
+      `SELECT 1 FROM ${schema}._private_jobs j
+        WHERE starts_with(j.key, $1)
+          AND (j.locked_at IS NOT NULL OR j.attempts < j.max_attempts)
+        LIMIT 1`,
+      [prefix],
+    );
+    return left.rows.length > 0 ? [] : undefined;
+  });
 }
 
 async function removeJob(helpers: GraphileHelpers, workerSchema: string, key: string) {
