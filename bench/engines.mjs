@@ -77,6 +77,13 @@ function printKillRun(r) {
   console.log(
     `  ${r.engine}: ${r.final} of ${r.items} final in ${(r.elapsedMs / 1000).toFixed(1)} s, floor ${(r.floorMs / 1000).toFixed(1)} s: ${r.ratio.toFixed(3)}x (target <= 1.05x: ${verdict}); ${r.kills} SIGKILLs; ${r.createsPerItem.toFixed(3)} creates and ${r.lookupsPerItem.toFixed(3)} lookups per item; ${r.refused} creates refused by the cap; ${r.createdTwice} items created twice; load ${r.load.before.toFixed(2)} -> ${r.load.after.toFixed(2)}`,
   );
+  const p = r.phases;
+  if (!p) return;
+  const s = (ms) => (ms / 1000).toFixed(1);
+  const starts = r.replacementStartMs.map((ms) => s(ms)).join(', ');
+  console.log(
+    `    where the time went: ${s(p.beforeFirstCreateMs)} s to the first create; creates over ${s(p.createSpanMs)} s (the cap allows ${s(p.createSpanFloorMs)} s); ${s(p.afterLastCreateMs)} s from the last create to the last item final; ${p.slowSeconds} seconds below 90 % of the cap (${p.slowAfterKill} within 30 s of a SIGKILL, ${p.createsMissingInSlowSeconds} creates short); replacements ready in ${starts || '-'} s`,
+  );
 }
 
 function printOverhead(r) {

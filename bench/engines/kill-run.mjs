@@ -35,15 +35,28 @@ export async function killRun(engine, plan) {
     const batch = `bench-${engine.name}`;
     const items = itemsOf(plan.items);
     const started = performance.now();
-    let killing = Promise.resolve();
+    const startedAt = Date.now();
+    const killedAt = [];
+    const replacementStartMs = [];
+    // Each tick kills the oldest live worker and starts its replacement without waiting
+    // for it: the kills keep their pace however slowly replacements start (a chain of
+    // kill-then-start queued a tick behind the other would fall behind the clock and
+    // keep killing after the run).
+    const replacing = new Set();
     const timer = setInterval(() => {
-      killing = killing.then(async () => {
-        const victim = live.shift();
-        if (!victim) return;
+      const victim = live.shift();
+      if (!victim) return;
+      const replacement = (async () => {
         await victim.kill();
         kills++;
-        live.push(await startWorker());
-      });
+        killedAt.push(Date.now());
+        const starting = performance.now();
+        const worker = await startWorker();
+        replacementStartMs.push(performance.now() - starting);
+        live.push(worker);
+      })().catch((error) => console.error(`  a replacement worker failed: ${error}`));
+      replacing.add(replacement);
+      replacement.finally(() => replacing.delete(replacement));
     }, plan.killEveryMs);
     await setup.add(batch, items);
     const floorMs = (plan.items / plan.createRate) * 1_000;
@@ -52,11 +65,15 @@ export async function killRun(engine, plan) {
     while (performance.now() - started < limitMs) {
       final = await setup.finalCount(batch);
       if (final >= plan.items) break;
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      // Each count reads every record of the batch: once a second while most are to come
+      // (20,000 records four times a second would compete with the workers for the store),
+      // four times a second near the end, where it sets the measured time.
+      await new Promise((resolve) => setTimeout(resolve, final < 0.95 * plan.items ? 1_000 : 250));
     }
     const elapsedMs = performance.now() - started;
+    const endedAt = Date.now();
     clearInterval(timer);
-    await killing;
+    await Promise.all([...replacing]);
     load.after = loadavg()[0];
     const counts = await provider.call('counts');
     return {
@@ -72,6 +89,8 @@ export async function killRun(engine, plan) {
       lookupsPerItem: counts.lookups / plan.items,
       refused: counts.refused,
       createdTwice: counts.createdTwice,
+      phases: phasesOf(counts, plan.createRate, { startedAt, endedAt, killedAt }),
+      replacementStartMs,
       load,
     };
   } catch (error) {
@@ -81,6 +100,44 @@ export async function killRun(engine, plan) {
     await setup?.stop();
     await provider.close();
   }
+}
+
+/**
+ * Where the run's time went beyond the floor: before the first creating call (the jobs
+ * added, the workers fetching them), the creating calls' own span against what the cap
+ * allows for as many calls, and after the last one (settling, lookups, and items a killed
+ * worker held). `slowSeconds` are whole seconds of the create phase below 90 % of the cap,
+ * `afterKill` those of them that began within 30 s after a SIGKILL.
+ */
+function phasesOf(counts, createRate, { startedAt, endedAt, killedAt }) {
+  const { firstCreateAt, lastCreateAt, createdAt } = counts;
+  if (!(createdAt.length > 0)) return undefined;
+  const perSecond = new Map();
+  for (const at of createdAt) {
+    const second = Math.floor((at - firstCreateAt) / 1_000);
+    perSecond.set(second, (perSecond.get(second) ?? 0) + 1);
+  }
+  const lastSecond = Math.floor((lastCreateAt - firstCreateAt) / 1_000);
+  let slowSeconds = 0;
+  let afterKill = 0;
+  let missing = 0;
+  for (let second = 0; second < lastSecond; second++) {
+    const n = perSecond.get(second) ?? 0;
+    if (n >= 0.9 * createRate) continue;
+    slowSeconds++;
+    missing += createRate - n;
+    const at = firstCreateAt + second * 1_000;
+    if (killedAt.some((k) => at >= k && at - k < 30_000)) afterKill++;
+  }
+  return {
+    beforeFirstCreateMs: firstCreateAt - startedAt,
+    createSpanMs: lastCreateAt - firstCreateAt,
+    createSpanFloorMs: ((createdAt.length - 1) / createRate) * 1_000,
+    afterLastCreateMs: endedAt - lastCreateAt,
+    slowSeconds,
+    slowAfterKill: afterKill,
+    createsMissingInSlowSeconds: missing,
+  };
 }
 
 /** N transfers of 10.00 EUR to one payee, keys `row-<i>`, externalId the key (the provider's count). */

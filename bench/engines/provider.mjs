@@ -26,11 +26,20 @@ serve({
     let creates = 0;
     let refused = 0;
     let lookups = 0;
+    // When the creating calls the cap let through came (epoch ms): where a run's time went.
+    let firstCreateAt = Number.POSITIVE_INFINITY;
+    let lastCreateAt = 0;
+    const createdAt = [];
     for (const r of sim.requests) {
       if (!r.path.startsWith(CREATE)) continue;
       if (r.method === 'POST') {
         if (r.limited) refused++;
-        else creates++;
+        else {
+          creates++;
+          createdAt.push(r.at);
+          firstCreateAt = Math.min(firstCreateAt, r.at);
+          lastCreateAt = Math.max(lastCreateAt, r.at);
+        }
       } else if (r.method === 'GET') lookups++;
     }
     const perItem = new Map();
@@ -39,7 +48,16 @@ serve({
       perItem.set(key, (perItem.get(key) ?? 0) + 1);
     }
     const createdTwice = [...perItem.values()].filter((n) => n > 1).length;
-    return { creates, refused, lookups, transactions: sim.transactions.length, createdTwice };
+    return {
+      creates,
+      refused,
+      lookups,
+      transactions: sim.transactions.length,
+      createdTwice,
+      firstCreateAt,
+      lastCreateAt,
+      createdAt,
+    };
   },
 
   /** Forgets what it saw (between engines). */

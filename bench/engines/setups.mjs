@@ -96,7 +96,10 @@ export const bullmq = {
 export const graphileWorker = {
   name: 'graphile-worker',
   async setup(provider, plan) {
-    const server = await ScratchPostgres.start();
+    // Each worker's pool as large as its concurrency plus graphile-worker's own needs.
+    const server = await ScratchPostgres.start({
+      maxConnections: (plan.workers + 2) * (plan.concurrency + 8),
+    });
     const pool = new pg.Pool({ ...server.config, max: 4 });
     pool.on('error', () => {});
     const state = createPostgresState(pool, { schema: 'momo_bench' });

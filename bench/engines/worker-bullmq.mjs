@@ -18,7 +18,12 @@ serve({
     const redis = new Redis(input.redisUrl);
     connection.on('error', () => {});
     redis.on('error', () => {});
-    const state = createRedisState(redis);
+    // The rate budget on a connection of its own, not queued behind the store's commands:
+    // a reservation's answer bounds this process's clock against Redis', and a slow answer
+    // is counted against the shared rate (docs/engines.md, "Rates").
+    const budgetRedis = new Redis(input.redisUrl);
+    budgetRedis.on('error', () => {});
+    const state = createRedisState(budgetRedis);
     const store = redisBatchStore(redis, { prefix: input.prefix });
     const momo = new MomoClient({
       ...input.provider,
@@ -36,6 +41,7 @@ serve({
     close = async () => {
       await worker.close();
       await state.close();
+      budgetRedis.disconnect();
       redis.disconnect();
       connection.disconnect();
     };

@@ -17,12 +17,22 @@ let close;
 
 serve({
   async start(input) {
-    const pool = new pg.Pool({ ...input.config, max: 6 });
+    // As many connections as jobs at once, and a few for graphile-worker itself (its
+    // advice): a job waiting for a connection behind the others waits on the pool, not
+    // on the provider's cap.
+    const pool = new pg.Pool({ ...input.config, max: input.concurrency + 4 });
     pool.on('error', () => {});
     const state = createPostgresState(pool, { schema: input.schema });
+    // The rate budget on a pool of its own: a reservation's answer bounds this process's
+    // clock against the database's, and a reservation waiting for a connection behind 50
+    // jobs' store calls reads as a slow answer, counted against the shared rate (each
+    // reservation spaced by that wait: the fleet then sends far below the cap).
+    const budgetPool = new pg.Pool({ ...input.config, max: 2 });
+    budgetPool.on('error', () => {});
+    const budget = createPostgresState(budgetPool, { schema: input.schema }).rateBudget;
     const momo = new MomoClient({
       ...input.provider,
-      rateBudget: state.rateBudget,
+      rateBudget: budget,
       createRate: input.createRate,
       lookupRate: input.lookupRate,
     });
@@ -42,6 +52,7 @@ serve({
     close = async () => {
       await runner.stop();
       await pool.end();
+      await budgetPool.end();
     };
     return { pid: process.pid };
   },

@@ -40,17 +40,24 @@ const asRoot = process.getuid?.() === 0;
 export class ScratchPostgres {
   #dir;
 
-  constructor(port, dir) {
+  #maxConnections;
+
+  constructor(port, dir, maxConnections = 100) {
     this.port = port;
     this.#dir = dir;
+    this.#maxConnections = maxConnections;
   }
 
-  /** initdb on a fresh directory, then starts it; resolves once it accepts connections. */
-  static async start() {
+  /**
+   * initdb on a fresh directory, then starts it; resolves once it accepts connections.
+   * `maxConnections` (default 100): the engines bench's 8 worker processes each hold a
+   * pool as large as their job concurrency, as graphile-worker asks.
+   */
+  static async start({ maxConnections = 100 } = {}) {
     if (!postgresBin) throw new Error('PostgreSQL is not installed (initdb and pg_ctl not found)');
     const dir = mkdtempSync(join(tmpdir(), 'momo-postgres-'));
     if (asRoot) chownSync(dir, id('-u'), id('-g'));
-    const server = new ScratchPostgres(await freePort(), dir);
+    const server = new ScratchPostgres(await freePort(), dir, maxConnections);
     server.#run('initdb', ['-D', server.#data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8']);
     await server.restart();
     return server;
@@ -69,7 +76,7 @@ export class ScratchPostgres {
       `-c unix_socket_directories=${this.#dir}`,
       // A scratch cluster: no fsync (commits still commit; only an OS crash could lose them).
       '-c fsync=off',
-      '-c max_connections=100',
+      `-c max_connections=${this.#maxConnections}`,
     ].join(' ');
     const log = join(this.#dir, 'log');
     this.#run('pg_ctl', ['start', '-w', '-t', '60', '-D', this.#data, '-l', log, '-o', options]);
