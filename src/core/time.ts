@@ -22,9 +22,15 @@ export function wakeableSleep(
   return { done, wake: () => wake() };
 }
 
-/** setTimeout as a promise that rejects with the signal's reason (as is) on abort. */
+/**
+ * setTimeout as a promise that rejects with the signal's reason (as is) on abort. Written
+ * apart from `wakeableSleep` (which only the drivers use) so that the main entry ships one.
+ */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return wakeableSleep(ms, signal).done;
+  return abortable<void>(signal, (resolve) => {
+    const timer = setTimeout(resolve, ms);
+    return () => clearTimeout(timer);
+  });
 }
 
 /** Resolves after `ms`, or at once when `signal` aborts: a wait that ends early, never fails. */
