@@ -37,8 +37,8 @@ export interface RetryHooks {
 }
 
 /** The delay before retry number `retry` (1-based): exponential, capped, equal jitter. */
-export function backoffDelay(retry: number, policy: RetryPolicy, random = Math.random): number {
-  return equalJitter(Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1)), random);
+export function backoffDelay(retry: number, policy: RetryPolicy): number {
+  return equalJitter(Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1)));
 }
 
 /**

@@ -39,13 +39,13 @@ export function pause(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /** "Equal jitter": half of the step fixed, half random, so retries never bunch up. */
-export function equalJitter(ms: number, random = Math.random): number {
-  return Math.round(ms / 2 + (random() * ms) / 2);
+export function equalJitter(ms: number): number {
+  return Math.round(ms / 2 + (Math.random() * ms) / 2);
 }
 
 /** Between 80% and 100% of the step, so that many waits do not poll in lockstep. */
-export function spreadJitter(ms: number, random = Math.random): number {
-  return Math.round(ms * (0.8 + random() * 0.2));
+export function spreadJitter(ms: number): number {
+  return Math.round(ms * (0.8 + Math.random() * 0.2));
 }
 
 /** Retry-After as milliseconds: delta-seconds or an HTTP date. */
