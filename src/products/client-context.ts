@@ -66,7 +66,12 @@ export class ClientContext {
       rateBudget: rateBudget !== undefined,
     });
     this.health = health;
-    this.journal = new JournalKeeper(options.journal, health.of('journal'), this.config);
+    this.journal = new JournalKeeper(
+      options.journal,
+      health.of('journal'),
+      this.config,
+      options.tenant,
+    );
     this.callbackBus = new CallbackFanOut(
       options.callbackBus,
       this.poller,
