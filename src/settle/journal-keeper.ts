@@ -68,7 +68,7 @@ export class JournalKeeper {
    * NOT_FOUND; anything not known yet pending, for a lookup to settle (the credentials
    * refused, and any refusal after an attempt whose fate is unknown, included).
    */
-  async send<T>(
+  send<T>(
     op: Pick<Operation, 'name' | 'product' | 'landed' | 'creates'>,
     referenceId: string | undefined,
     tag: string | undefined,
@@ -82,21 +82,20 @@ export class JournalKeeper {
     },
   ): Promise<T> {
     if (referenceId === undefined) return send(undefined);
+    // Promise steps rather than an async frame: every queued creating call holds this one.
     let recorded = false;
-    const beforeSend = async () => {
-      const createdAt = Date.now();
+    const beforeSend = () => {
       const { product, name: operation } = op;
-      const record = { product, operation, referenceId, createdAt, ...this.platform };
-      await this.record(tag === undefined ? record : { ...record, tag });
-      recorded = true;
+      const record = { product, operation, referenceId, createdAt: Date.now(), ...this.platform };
+      return this.record(tag === undefined ? record : { ...record, tag }).then(() => {
+        recorded = true;
+      });
     };
-    try {
-      return await send(beforeSend);
-    } catch (error) {
+    return send(beforeSend).catch(async (error: unknown) => {
       const settled = recorded ? journalOutcome(sendFailure(error, op)) : undefined;
       if (settled) await outcomes.settle(referenceId, settled.outcome, settled.how);
       throw error;
-    }
+    });
   }
 
   async record(entry: JournalRecord): Promise<void> {
