@@ -100,8 +100,7 @@ export class Transport {
   }
 
   /**
-   * record, then attempt 1; the retry loop is built only once an attempt fails. The call's
-   * final error carries what its attempts did on the wire (./sends.ts). No async frame and
+   * record, then attempt 1; the retry loop built only once an attempt fails. No async frame,
    * one closure per call here: thousands of calls queued at once each hold this chain.
    */
   #run<T>(plan: CallPlan<T>, beforeSend: (() => Promise<void>) | undefined) {
@@ -113,7 +112,7 @@ export class Transport {
     return this.#attempt(plan, 1).catch((error: unknown) => this.#retried(plan, error));
   }
 
-  /** Attempt 1 failed: the retry loop decides, then the final error is told its sends. */
+  /** Attempt 1 failed: the retry loop decides; the final error carries its sends (./sends.ts). */
   async #retried<T>(plan: CallPlan<T>, firstError: unknown): Promise<CallResult<T>> {
     const attempt = (n: number) => this.#attempt(plan, n);
     try {
