@@ -14,15 +14,24 @@
  *    to its final status: its lookups compete for the overall 150/s), then another tenant's
  *    single deposit waited to its final status, from ask to final; the same single payment
  *    measured first with nothing else running. Its delay is the difference (target <= 5 s).
- * 3. The tenant layer's cost per call: sequential balance lookups through
- *    `(await tenants.client(id))` against a bare MomoClient, on the simulator's in-memory
- *    fetch, rounds alternated, median of same-round ratios (target <= 1.05x).
+ * 3. The tenant layer's cost per call, once the processes of 1 and 2 are gone (their
+ *    batch would otherwise still be running): the repository's bench/tenants/layer-cost.mjs,
+ *    sequential balance lookups through `(await tenants.client(id))`, a bare MomoClient and
+ *    a second bare MomoClient (the control: its ratio to the first is the noise floor), on
+ *    the simulator's in-memory fetch; CPU time (process.cpuUsage) and wall time per arm,
+ *    the arms' order rotated each round, medians of same-round ratios (target <= 1.05x).
  *
- * The processes run the sources through tsx (the tenants entry is not built yet). Skipped
- * with a message when redis-server is not installed.
+ * Every part runs the built package (`npm run bench` builds first): the workers of 1 and 2
+ * (TypeScript, shared with the tests) through tsx with the repository's
+ * bench/tenants/tsconfig.json, which has no path aliases, so `momo-partner-sdk/*` is dist/.
+ * Each part prints the load average when it starts. Skipped with a message when
+ * redis-server is not installed.
  */
-import { fork } from 'node:child_process';
+import { execFile, fork } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { startRedis } from './lib/redis-server.mjs';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -33,12 +42,19 @@ const CREATE_RATE = 20;
 const LOOKUP_RATE_PER_KEY = 100;
 const GLOBAL_LOOKUP_RATE = 150;
 const BATCH = 100_000;
+/** The built package, as a partner's code imports it (no path aliases). */
+const BUILT_TSCONFIG = fileURLToPath(new URL('./tenants/tsconfig.json', import.meta.url));
+const load = () =>
+  `load ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`;
 
 /** A worker over IPC (the protocol of test/support/worker.ts). */
 async function spawn(file) {
   const child = fork(file, [], {
     cwd: ROOT,
     execArgv: ['--import', 'tsx'],
+    env: { ...process.env, TSX_TSCONFIG_PATH: BUILT_TSCONFIG },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const replies = new Map();
@@ -78,6 +94,10 @@ function mostInWindow(times, windowMs = 1_000) {
 const pct = (value, cap) => `${(((value - cap) / cap) * 100).toFixed(1)}%`;
 
 async function main() {
+  if (!existsSync(new URL('../dist/tenants.js', import.meta.url))) {
+    console.log('\n## Tenants: skipped (no dist/: run npm run build first)');
+    return;
+  }
   let redis;
   try {
     redis = await startRedis();
@@ -115,6 +135,7 @@ async function main() {
 
     // 1. Caps.
     await init('bench-caps:');
+    const capsLoad = load();
     const started = Date.now();
     const bursts = await Promise.all(
       runners.map((runner) => runner.call('burst', { deposits: 3, balances: 2 })),
@@ -133,10 +154,10 @@ async function main() {
     }
     const allLookups = mostInWindow(lookups.map((a) => a.at));
     console.log(
-      `\n## Tenants: ${PROCESSES} processes x ${TENANTS} tenants on one Redis budget (per key createRate ${CREATE_RATE}, lookupRate ${LOOKUP_RATE_PER_KEY}; globalLimits.lookupRate ${GLOBAL_LOOKUP_RATE})`,
+      `\n## Tenants: ${PROCESSES} processes x ${TENANTS} tenants on one Redis budget (per key createRate ${CREATE_RATE}, lookupRate ${LOOKUP_RATE_PER_KEY}; globalLimits.lookupRate ${GLOBAL_LOOKUP_RATE}); Node ${process.version}, built package`,
     );
     console.log(
-      `- burst: ${creates.length} creating calls and ${lookups.length} lookups reached the provider in ${burstSeconds.toFixed(1)} s (${failed.length} failed${failed.length ? `: ${failed[0]}` : ''})`,
+      `- burst (${capsLoad} at its start, ${load()} at its end): ${creates.length} creating calls and ${lookups.length} lookups reached the provider in ${burstSeconds.toFixed(1)} s (${failed.length} failed${failed.length ? `: ${failed[0]}` : ''})`,
     );
     console.log(
       `- most creating calls of one key in any sliding second: ${perKey} (cap ${CREATE_RATE}, ${pct(perKey, CREATE_RATE)}; target at most +2%): ${perKey <= CREATE_RATE * 1.02 ? 'PASS' : 'MISS'}`,
@@ -147,6 +168,7 @@ async function main() {
 
     // 2. Fairness: the single payment alone, then behind the big batch.
     await init('bench-fair:');
+    const fairLoad = load();
     const [big, small] = tenants.map((t) => t.subscriptionKey);
     const single = runners[PROCESSES - 1];
     await single.call('warm', { key: small });
@@ -164,15 +186,29 @@ async function main() {
     );
     const delay = (loaded.finalMs - alone.finalMs) / 1000;
     console.log(
-      `- tenant B's single deposit, ask to final: alone ${(alone.finalMs / 1000).toFixed(2)} s (accepted ${alone.acceptedMs} ms); behind A's batch ${(loaded.finalMs / 1000).toFixed(2)} s (accepted ${loaded.acceptedMs} ms): delay ${delay.toFixed(2)} s (target <= 5 s): ${delay <= 5 ? 'PASS' : 'MISS'}`,
+      `- tenant B's single deposit (${fairLoad} before the batch, ${load()} at its end), ask to final: alone ${(alone.finalMs / 1000).toFixed(2)} s (accepted ${alone.acceptedMs} ms); behind A's batch ${(loaded.finalMs / 1000).toFixed(2)} s (accepted ${loaded.acceptedMs} ms): delay ${delay.toFixed(2)} s (target <= 5 s): ${delay <= 5 ? 'PASS' : 'MISS'}`,
     );
 
-    // 3. The tenant layer's cost per call, in a process of its own.
-    const cost = await spawn(worker('layer-cost.ts'));
-    workers.push(cost);
-    const layer = await cost.call('measure', { rounds: 9, calls: 2_000 });
+    // 3. The tenant layer's cost per call, in a process of its own, the others gone.
+    for (const w of workers.splice(0)) w.kill();
+    const layerLoad = load();
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [fileURLToPath(new URL('./tenants/layer-cost.mjs', import.meta.url)), '31', '600'],
+      { cwd: ROOT, maxBuffer: 1 << 20 },
+    );
+    const layer = JSON.parse(stdout);
+    const µs = (value) => `${value.toFixed(1)} µs`;
+    const x = ({ median, p25, p75 }) =>
+      `${median.toFixed(3)}x (middle half ${p25.toFixed(3)}-${p75.toFixed(3)})`;
     console.log(
-      `- tenant layer per call: (await tenants.client(id)).disbursement.getBalance() ${(layer.tenantsMs * 1000).toFixed(1)} µs vs a bare MomoClient ${(layer.bareMs * 1000).toFixed(1)} µs (simulator in memory, ${layer.calls} sequential calls per arm, ${layer.rounds} rounds alternated): ${layer.ratio.toFixed(3)}x (target <= 1.05x): ${layer.ratio <= 1.05 ? 'PASS' : 'MISS'}`,
+      `- tenant layer per call (${layerLoad} at its start, ${load()} at its end; ${layer.rounds} rounds x ${layer.calls} sequential getBalance() per arm, order rotated, simulator in memory): CPU ${µs(layer.perCall.tenants.cpu)} through tenants.client(id), ${µs(layer.perCall.bare.cpu)} bare, ${µs(layer.perCall.control.cpu)} a second bare client; wall ${µs(layer.perCall.tenants.wall)}, ${µs(layer.perCall.bare.wall)}, ${µs(layer.perCall.control.wall)}`,
+    );
+    console.log(
+      `- tenants / bare, median of same-round ratios: CPU ${x(layer.tenants.cpu)}, wall ${x(layer.tenants.wall)}; control (bare / bare, the noise floor): CPU ${x(layer.control.cpu)}, wall ${x(layer.control.wall)}; target <= 1.05x on CPU: ${layer.tenants.cpu.median <= 1.05 ? 'PASS' : 'MISS'}`,
+    );
+    console.log(
+      `- await tenants.client(id) alone (an LRU hit, ${layer.clientLookup.calls.toLocaleString('en')} calls): CPU ${(layer.clientLookup.cpu * 1000).toFixed(0)} ns, wall ${(layer.clientLookup.wall * 1000).toFixed(0)} ns per call`,
     );
   } finally {
     for (const w of workers) w.kill();

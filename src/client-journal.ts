@@ -23,9 +23,10 @@ export interface ResumeOptions {
  * the request never landed (sending it again, with the same reference id, is safe).
  * `UNRESOLVED`: still pending (wait timed out, aborted, lookup failed: `error`; or the
  * operation has no status lookup: no `error`); it stays in `pending()`.
- * `OTHER_PLATFORM`: sent to another platform (`entry.baseUrl`, `entry.targetEnvironment`):
- * its status exists only there, so it was not looked up; it stays in `pending()` for a
- * client of that platform to resume.
+ * `OTHER_PLATFORM`: sent to another platform (`entry.baseUrl`, `entry.targetEnvironment`),
+ * or with another tenant's credentials (`entry.tenant` is not this client's `tenant`): its
+ * status exists only there, so it was not looked up; it stays in `pending()` for a client
+ * of that platform and tenant to resume.
  */
 export type ResumeOutcome =
   | { entry: JournalEntry; status: 'SUCCESSFUL' | 'FAILED'; result: Final<StatusLike> }

@@ -14,19 +14,19 @@ export interface StoreHealth {
 export const DEFAULT_REFRESH_WINDOW_MS = 600_000;
 
 /**
- * Refresh this long before expiry: the window, but at most half the token's lifetime (a
- * short-lived token is still used for half its life, never refreshed on every call).
+ * Whether a token is fresh at `now`: it is refreshed `windowMs` before expiry, but at most
+ * half its lifetime before (a short-lived token is still used for half its life, never
+ * refreshed on every call).
  */
-export function refreshMarginMs(token: StoredToken, windowMs = DEFAULT_REFRESH_WINDOW_MS): number {
-  return Math.min(windowMs, (token.expiresAt - token.issuedAt) / 2);
-}
-
-export function isFresh(
+function isFresh(
   token: StoredToken | undefined,
   now: number,
-  windowMs = DEFAULT_REFRESH_WINDOW_MS,
+  windowMs: number,
 ): token is StoredToken {
-  return token !== undefined && token.expiresAt - refreshMarginMs(token, windowMs) > now;
+  return (
+    token !== undefined &&
+    token.expiresAt - Math.min(windowMs, (token.expiresAt - token.issuedAt) / 2) > now
+  );
 }
 
 /** How long one process may hold the refresh lock; a dead holder's lock lapses after this. */
@@ -37,8 +37,6 @@ const MAX_POLL_MS = 100;
 
 /** Refused tokens remembered per key (a few rotations' worth). */
 const MAX_REFUSED = 8;
-
-const quiet: StoreHealth = { failed: () => {}, ok: () => {} };
 
 /**
  * Tokens per key, kept for their real lifetime. Any number of concurrent callers of
@@ -55,12 +53,8 @@ export class TokenCache {
   readonly #health: StoreHealth;
   readonly #windowMs: number;
 
-  /** `refreshWindowMs`: the client's `tokenRefreshWindowMs`. */
-  constructor(
-    store?: TokenStore,
-    health: StoreHealth = quiet,
-    refreshWindowMs = DEFAULT_REFRESH_WINDOW_MS,
-  ) {
+  /** `refreshWindowMs`: the client's `tokenRefreshWindowMs` (DEFAULT_REFRESH_WINDOW_MS unless set). */
+  constructor(store: TokenStore | undefined, health: StoreHealth, refreshWindowMs: number) {
     this.#store = store;
     this.#health = health;
     this.#windowMs = refreshWindowMs;

@@ -35,11 +35,9 @@ export function queueTimeout(
  * answer that asked for it (its class, status and `retryAfterMs`), told as this call's.
  */
 export function pausedTooLong(answerError: unknown, plan: CallPlan<unknown>, n: number): unknown {
-  if (!isMomoError(answerError)) return answerError;
-  const { op, referenceId } = plan;
-  const message = `${op.name}: held by a pause the provider asked for, longer than the client waits (${where(plan, n)}): ${answerError.message}`;
-  const error = renamed(answerError, message, { operation: op.name, referenceId });
-  unsent.add(error);
+  const what = 'held by a pause the provider asked for, longer than the client waits';
+  const error = renamed(answerError, plan, n, what);
+  if (error !== answerError) unsent.add(error as MomoError);
   return error;
 }
 
@@ -125,25 +123,23 @@ function findCode(
  * anything not the SDK's, passes as it is.
  */
 export function tokenFailure(error: unknown, plan: CallPlan<unknown>, n: number): unknown {
-  if (!isMomoError(error)) return error;
-  const { op, referenceId } = plan;
-  const message = `${op.name}: its access token request failed (${where(plan, n)}): ${error.message}`;
-  return renamed(error, message, { operation: op.name, referenceId });
+  return renamed(error, plan, n, 'its access token request failed');
 }
 
 /**
- * A copy of an SDK error under another message and context: same prototype (and so the
- * same class, brand and guards) and fields, the original as `cause`, a stack from here.
+ * A copy of an SDK error as the error of the call `plan` (`${operation}: ${what} (attempt
+ * n...): ${its message}`, the call's operation and reference id): same prototype (and so
+ * the same class, brand and guards) and fields, the original as `cause`, a stack from
+ * here. Anything not the SDK's passes as it is.
  */
-function renamed<E extends MomoError>(
-  error: E,
-  message: string,
-  context: { operation: string; referenceId: string | undefined },
-): E {
+function renamed(error: unknown, plan: CallPlan<unknown>, n: number, what: string): unknown {
+  if (!isMomoError(error)) return error;
+  const { op, referenceId } = plan;
+  const message = `${op.name}: ${what} (${where(plan, n)}): ${error.message}`;
   const copy = Object.create(
     Object.getPrototypeOf(error),
     Object.getOwnPropertyDescriptors(error),
-  ) as E;
+  ) as MomoError;
   const hidden = (value: unknown) => ({ value, writable: true, configurable: true });
   const shown = (value: unknown) => ({ ...hidden(value), enumerable: true });
   const frames = (new Error().stack ?? '').split('\n').slice(1).join('\n');
@@ -151,8 +147,8 @@ function renamed<E extends MomoError>(
     message: hidden(message),
     cause: hidden(error),
     stack: hidden(`${error.name}: ${message}\n${frames}`),
-    operation: shown(context.operation),
-    referenceId: shown(context.referenceId),
+    operation: shown(op.name),
+    referenceId: shown(referenceId),
   });
   return copy;
 }

@@ -27,18 +27,18 @@ export interface RetryHooks {
   /** An answer that proves an earlier attempt landed: never retried (see `retryDecision`). */
   landed?: ((error: unknown) => boolean) | undefined;
   /**
-   * Whether a failed attempt counts against `maxRetries` (default: every one). The
-   * transport's attempts count when they left the client: `maxRetries` counts sends, and
-   * the attempts that never left (queued past their deadline) have a budget as large of
-   * their own, so that neither kind can loop without end.
+   * Whether a failed attempt counts against `maxRetries`. The transport's attempts count
+   * when they left the client: `maxRetries` counts sends, and the attempts that never left
+   * (queued past their deadline) have a budget as large of their own, so that neither
+   * kind can loop without end.
    */
-  counts?: ((error: unknown) => boolean) | undefined;
+  counts(error: unknown): boolean;
   onRetry?(attempt: number, delayMs: number, error: Error): void;
 }
 
 /** The delay before retry number `retry` (1-based): exponential, capped, equal jitter. */
-export function backoffDelay(retry: number, policy: RetryPolicy, random = Math.random): number {
-  return equalJitter(Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1)), random);
+export function backoffDelay(retry: number, policy: RetryPolicy): number {
+  return equalJitter(Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1)));
 }
 
 /**
@@ -70,13 +70,13 @@ export async function retryAfter<T>(
   try {
     return await pRetry((n) => (n === 1 ? Promise.reject(firstError) : attempt(n)), {
       // Each kind of attempt has maxRetries of its own (see `counts`): at most twice as many in all.
-      retries: counts ? policy.maxRetries * 2 + 1 : policy.maxRetries,
+      retries: policy.maxRetries * 2 + 1,
       // The delay is the SDK's (Retry-After, equal jitter), slept in onFailedAttempt.
       minTimeout: 0,
       factor: 1,
       onFailedAttempt: async ({ error, attemptNumber }) => {
         // The caller's abort ends the loop before any rule is asked.
-        const kind = counts === undefined || counts(error) ? ++counted : ++uncounted;
+        const kind = counts(error) ? ++counted : ++uncounted;
         const decision = signal?.aborted ? undefined : retryDecision(error, kind, settings);
         retry = decision?.retry === true;
         if (!decision?.retry) return;

@@ -22,9 +22,15 @@ export function wakeableSleep(
   return { done, wake: () => wake() };
 }
 
-/** setTimeout as a promise that rejects with the signal's reason (as is) on abort. */
+/**
+ * setTimeout as a promise that rejects with the signal's reason (as is) on abort. Written
+ * apart from `wakeableSleep` (which only the drivers use) so that the main entry ships one.
+ */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return wakeableSleep(ms, signal).done;
+  return abortable<void>(signal, (resolve) => {
+    const timer = setTimeout(resolve, ms);
+    return () => clearTimeout(timer);
+  });
 }
 
 /** Resolves after `ms`, or at once when `signal` aborts: a wait that ends early, never fails. */
@@ -33,13 +39,13 @@ export function pause(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /** "Equal jitter": half of the step fixed, half random, so retries never bunch up. */
-export function equalJitter(ms: number, random = Math.random): number {
-  return Math.round(ms / 2 + (random() * ms) / 2);
+export function equalJitter(ms: number): number {
+  return Math.round(ms / 2 + (Math.random() * ms) / 2);
 }
 
 /** Between 80% and 100% of the step, so that many waits do not poll in lockstep. */
-export function spreadJitter(ms: number, random = Math.random): number {
-  return Math.round(ms * (0.8 + random() * 0.2));
+export function spreadJitter(ms: number): number {
+  return Math.round(ms * (0.8 + Math.random() * 0.2));
 }
 
 /** Retry-After as milliseconds: delta-seconds or an HTTP date. */

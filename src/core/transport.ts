@@ -182,16 +182,16 @@ export class Transport {
    * authorize → admission → send, the slot released in this one `finally`: nothing runs
    * between the admission and the `try`. The authorization comes first, so that an attempt
    * waiting for a token holds no slot and takes its share of a rate only as it leaves; the
-   * token request itself passes no admission (`limited: false`).
+   * token request itself passes no admission (`limited: false`). A 401 on a token that may
+   * be stale is replayed once (replay401).
    */
   async #exchange(plan: CallPlan<unknown>, n: number): Promise<Answer> {
     let deadline = deadlineFor(plan);
-    if (plan.op.limited === false) return this.#authorizedSend(plan, n, deadline);
     const pending = this.#authorize(plan, n);
     const auth = pending instanceof Promise ? await pending : pending;
-    const admission = this.#admission;
-    const lane = admission.lane(plan.op, plan.options);
-    const queued = admission.admit(lane, plan, n, deadline, plan.input.queuedUntil);
+    const admission = plan.op.limited === false ? undefined : this.#admission;
+    const lane = admission?.lane(plan.op, plan.options);
+    const queued = lane && admission?.admit(lane, plan, n, deadline, plan.input.queuedUntil);
     // Moved later by any time the provider held the class meanwhile (a pause is never spent).
     if (queued !== undefined) deadline = await queued;
     let answer: Answer | undefined;
@@ -202,16 +202,8 @@ export class Transport {
       }
       return answer;
     } finally {
-      admission.release(lane, answer);
+      if (lane) admission?.release(lane, answer);
     }
-  }
-
-  /** authorize → send; a 401 on a token that may be stale is replayed once (replay401). */
-  async #authorizedSend(plan: CallPlan<unknown>, n: number, deadline: number) {
-    const auth = await this.#authorize(plan, n);
-    const answer = await this.#send(plan, n, auth, deadline);
-    if (answer.status !== 401 || auth.refused === undefined) return answer;
-    return this.#replay401(plan, n, auth.refused);
   }
 
   /**
@@ -264,7 +256,8 @@ export class Transport {
     if (config.debug)
       config.log('debug', `${op.method} ${path}`, { operation: op.name, referenceId });
     if (onRequest) callHook(onRequest, requestInfo(plan, n));
-    let answer: Answer;
+    let answer: Answer | undefined;
+    let failure: unknown;
     plan.sent++;
     try {
       answer = await this.#sender.send({
@@ -276,23 +269,19 @@ export class Transport {
         signal: plan.signal,
       });
     } catch (error) {
-      const failure = attemptError(error, plan, n);
-      if (onResponse) {
-        const reported = isMomoError(failure) ? { error: failure } : {};
-        const durationMs = Date.now() - (started as number);
-        callHook(onResponse, {
-          ...requestInfo(plan, n),
-          status: undefined,
-          durationMs,
-          ...reported,
-        });
-      }
-      throw failure;
+      failure = attemptError(error, plan, n);
     }
     if (onResponse) {
       const durationMs = Date.now() - (started as number);
-      callHook(onResponse, { ...requestInfo(plan, n), status: answer.status, durationMs });
+      const reported = isMomoError(failure) ? { error: failure } : {};
+      callHook(onResponse, {
+        ...requestInfo(plan, n),
+        status: answer?.status,
+        durationMs,
+        ...reported,
+      });
     }
+    if (answer === undefined) throw failure;
     return answer;
   }
 }

@@ -51,26 +51,31 @@ export class ClientContext {
       this.config,
       options.tokenStore,
       (op, options) => this.transport.call(op, { options }),
-      health.of('token store'),
+      health.of('tokenStore'),
     );
     // The rate budget is in use only with a rate to share.
     const rated = options.lookupRate !== undefined || options.createRate !== undefined;
     const rateBudget = rated ? options.rateBudget : undefined;
-    const sharedRates = rateBudget && { budget: rateBudget, health: health.of('rate budget') };
+    const sharedRates = rateBudget && { budget: rateBudget, health: health.of('rateBudget') };
     this.transport = new Transport(this.config, this.auth, loadNodePath, sharedRates);
     this.poller = new Poller(this.config.polling, this.config.telemetry);
     health.configure({
       journal: options.journal !== undefined,
-      'token store': options.tokenStore !== undefined,
-      'callback bus': options.callbackBus !== undefined,
-      'rate budget': rateBudget !== undefined,
+      tokenStore: options.tokenStore !== undefined,
+      callbackBus: options.callbackBus !== undefined,
+      rateBudget: rateBudget !== undefined,
     });
     this.health = health;
-    this.journal = new JournalKeeper(options.journal, health.of('journal'), this.config);
+    this.journal = new JournalKeeper(
+      options.journal,
+      health.of('journal'),
+      this.config,
+      options.tenant,
+    );
     this.callbackBus = new CallbackFanOut(
       options.callbackBus,
       this.poller,
-      health.of('callback bus'),
+      health.of('callbackBus'),
     );
     this.outcomes = new Outcomes(this.journal, this.callbackBus, this.poller);
   }

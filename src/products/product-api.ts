@@ -131,7 +131,7 @@ export class ProductApi {
    * `settles` is false: the callback handler's lookups, whose confirmation settles what
    * they find.
    */
-  lookup<R>(
+  async lookup<R>(
     op: Lookup<R>,
     referenceId: string,
     options?: RequestOptions,
@@ -139,22 +139,11 @@ export class ProductApi {
     wait?: WaitTrace,
     settles = true,
   ): Promise<R> {
-    return this.#lookupNow(op, referenceId, options, wait, settles, deadline);
-  }
-
-  async #lookupNow<R>(
-    op: Lookup<R>,
-    referenceId: string,
-    options: RequestOptions | undefined,
-    wait: WaitTrace | undefined,
-    settles: boolean,
-    queuedUntil?: number,
-  ): Promise<R> {
     const answer = await this.#ctx.transport.call(op, {
       params: { referenceId },
       options,
       trace: wait,
-      queuedUntil,
+      queuedUntil: deadline,
     });
     const result = answer.data;
     if (settles) {

@@ -72,11 +72,12 @@ export class Sandbox {
       baseUrl: options.baseUrl ?? SANDBOX_BASE_URL,
       targetEnvironment: 'sandbox',
       subscriptionKey: key,
-      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-      ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-      ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
-      ...(options.logger === undefined ? {} : { logger: options.logger }),
-      ...(options.logLevel === undefined ? {} : { logLevel: options.logLevel }),
+      // The client's options take `undefined` as absent: each passed as it is.
+      fetch: options.fetch,
+      timeoutMs: options.timeoutMs,
+      maxRetries: options.maxRetries,
+      logger: options.logger,
+      logLevel: options.logLevel,
     });
     this.#transport = new Transport(this.#config, NO_AUTHORIZATION);
   }

@@ -2,7 +2,7 @@ import type { CallbackBus, CallbackBusEvent } from '../contracts/callback-bus';
 import type { ComponentHealth } from '../contracts/health';
 import type { Poller } from '../polling/poller';
 import { isFinal, type StatusLike, UUID_V4 } from '../schemas/common';
-import { requireMethods } from './journal-keeper';
+import { requireMethods } from './require-methods';
 
 const RETRY_FIRST_MS = 1_000;
 const RETRY_MAX_MS = 30_000;

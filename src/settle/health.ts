@@ -5,15 +5,10 @@ import type {
 } from '../contracts/health';
 import type { Log } from '../core/logger';
 
-type Component = 'journal' | 'token store' | 'callback bus' | 'rate budget';
-const REPORT_KEY = {
-  journal: 'journal',
-  'token store': 'tokenStore',
-  'callback bus': 'callbackBus',
-  'rate budget': 'rateBudget',
-} as const;
+/** A component by its key in the report (`momo.health()`); logs name it in words (`token store`). */
+type Component = keyof SharedStateHealthReport;
 /** Reported only when configured (`rateBudget`): a client without one has no such part. */
-const OPTIONAL = new Set<Component>(['rate budget']);
+const OPTIONAL: Component = 'rateBudget';
 
 /** A failing (not unreachable) component is reported again after this long. */
 const REPEAT_FAILING_MS = 60_000;
@@ -45,9 +40,17 @@ export class SharedStateHealth {
 
   constructor(log: Log) {
     this.#log = log;
-    for (const name of Object.keys(REPORT_KEY) as Component[]) {
+  }
+
+  /**
+   * Which components are shared at all (the others are in process by design), each once,
+   * before any is reported on; the report lists them in this order.
+   */
+  configure(shared: Record<Component, boolean>): void {
+    for (const [name, isShared] of Object.entries(shared) as [Component, boolean][]) {
+      const state = isShared ? 'ok' : 'in-process';
       this.#components.set(name, {
-        state: 'ok',
+        state,
         since: undefined,
         cause: undefined,
         failures: 0,
@@ -56,16 +59,9 @@ export class SharedStateHealth {
     }
   }
 
-  /** Which components are shared at all (the others are in process by design). */
-  configure(shared: Record<Component, boolean>): void {
-    for (const [name, isShared] of Object.entries(shared) as [Component, boolean][]) {
-      const component = this.#get(name);
-      if (!isShared && component.state === 'ok') component.state = 'in-process';
-    }
-  }
-
-  failed(name: Component, error: unknown): void {
-    const component = this.#get(name);
+  failed(key: Component, error: unknown): void {
+    const component = this.#get(key);
+    const name = words(key);
     const state = unreachable(error) ? 'unavailable' : 'failing';
     const now = Date.now();
     const cause = describe(error);
@@ -97,10 +93,11 @@ export class SharedStateHealth {
     }
   }
 
-  ok(name: Component): void {
-    const component = this.#get(name);
+  ok(key: Component): void {
+    const component = this.#get(key);
     if (component.state !== 'unavailable' && component.state !== 'failing') return;
     Object.assign(component, { state: 'ok', since: Date.now(), failures: 0 });
+    const name = words(key);
     this.#log('info', `shared state reachable again (${name})`, { component: name });
   }
 
@@ -111,8 +108,8 @@ export class SharedStateHealth {
   report(): SharedStateHealthReport {
     const report = {} as SharedStateHealthReport;
     for (const [name, { loggedAt: _, ...status }] of this.#components) {
-      if (status.state === 'in-process' && OPTIONAL.has(name)) continue;
-      report[REPORT_KEY[name]] = status;
+      if (status.state === 'in-process' && name === OPTIONAL) continue;
+      report[name] = status;
     }
     return report;
   }
@@ -121,6 +118,9 @@ export class SharedStateHealth {
     return this.#components.get(name) as Tracked;
   }
 }
+
+/** `tokenStore` -> `token store`: how the log lines name a component. */
+const words = (key: Component) => key.replace(/[A-Z]/, (upper) => ` ${upper.toLowerCase()}`);
 
 /** Not reachable (as `RedisUnavailableError` or a socket error says), rather than refusing. */
 function unreachable(error: unknown): boolean {

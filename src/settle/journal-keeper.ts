@@ -2,14 +2,16 @@ import type { ComponentHealth } from '../contracts/health';
 import type { Journal, JournalEntry, JournalOutcome, JournalRecord } from '../contracts/journal';
 import type { Operation } from '../core/operation';
 import { referenceKey } from '../core/reference-id';
-import { ValidationError } from '../errors';
 import { journalOutcome, sendFailure } from '../payments/failure';
 import { InMemoryJournal } from './journal';
+import { requireMethods } from './require-methods';
 
-/** Where a client sends its calls: an operation is only ever looked up or resumed there. */
+/** Where a client sends its calls, and for which tenant: only there are they looked up. */
 export interface Platform {
   baseUrl: string;
   targetEnvironment: string;
+  /** `MomoClientOptions.tenant`: stamped on every entry, whatever the journal (TN8). */
+  tenant?: string;
 }
 
 interface Mirrored {
@@ -42,19 +44,25 @@ export class JournalKeeper {
   readonly #mirror = new Map<string, Mirrored>();
   #flushing: Promise<void> | undefined;
 
-  constructor(journal: Journal | undefined, health: ComponentHealth, platform: Platform) {
+  constructor(
+    journal: Journal | undefined,
+    health: ComponentHealth,
+    { baseUrl, targetEnvironment }: Platform,
+    tenant: string | undefined,
+  ) {
     requireMethods(journal, 'journal', ['record', 'finish', 'get', 'pending']);
     this.journal = journal ?? new InMemoryJournal();
     this.#shared = journal !== undefined;
     this.#health = health;
-    this.platform = { baseUrl: platform.baseUrl, targetEnvironment: platform.targetEnvironment };
+    this.platform = { baseUrl, targetEnvironment, ...(tenant && { tenant }) };
   }
 
-  /** Whether an entry was sent to this client's platform (so this client may look it up). */
-  isHere(entry: Pick<JournalEntry, 'baseUrl' | 'targetEnvironment'>): boolean {
+  /** Whether this client may look an entry up: sent to its platform with its tenant's key. */
+  isHere(entry: Pick<JournalEntry, 'baseUrl' | 'targetEnvironment' | 'tenant'>): boolean {
     return (
       entry.baseUrl === this.platform.baseUrl &&
-      entry.targetEnvironment === this.platform.targetEnvironment
+      entry.targetEnvironment === this.platform.targetEnvironment &&
+      entry.tenant === this.platform.tenant
     );
   }
 
@@ -84,13 +92,18 @@ export class JournalKeeper {
     if (referenceId === undefined) return send(undefined);
     // Promise steps rather than an async frame: every queued creating call holds this one.
     let recorded = false;
-    const beforeSend = () => {
-      const { product, name: operation } = op;
-      const record = { product, operation, referenceId, createdAt: Date.now(), ...this.platform };
-      return this.record(tag === undefined ? record : { ...record, tag }).then(() => {
+    const beforeSend = () =>
+      // The platform carries the client's tenant; a tag is never empty (prepare refuses one).
+      this.record({
+        product: op.product,
+        operation: op.name,
+        referenceId,
+        createdAt: Date.now(),
+        ...this.platform,
+        ...(tag && { tag }),
+      }).then(() => {
         recorded = true;
       });
-    };
     return send(beforeSend).catch(async (error: unknown) => {
       const settled = recorded ? journalOutcome(sendFailure(error, op)) : undefined;
       if (settled) await outcomes.settle(referenceId, settled.outcome, settled.how);
@@ -284,14 +297,3 @@ const MAX_LATE_OUTCOMES = 10_000;
 const MAX_MIRRORED = 10_000;
 /** Mirrored entries older than this are not checked for loss (a finished one may be gone). */
 const MIRROR_MAX_AGE_MS = 12 * 60 * 60 * 1000;
-
-/** A ValidationError naming the option when it lacks one of these methods. */
-export function requireMethods(value: unknown, option: string, methods: string[]): void {
-  if (value === undefined) return;
-  const missing = methods.filter(
-    (name) => typeof (value as Record<string, unknown> | null)?.[name] !== 'function',
-  );
-  if (missing.length > 0) {
-    throw new ValidationError([{ path: option, message: `must have ${missing.join(', ')}()` }]);
-  }
-}

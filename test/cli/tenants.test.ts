@@ -86,6 +86,21 @@ describe('--tenant', { timeout: 60_000 }, () => {
     expect(bad.stderr).toMatch(/--tenant must be/);
   });
 
+  it("doctor --tenant checks the tenant's credential set, never the environment's, and prints no secret", async () => {
+    const before = sim.requests.length;
+    const run = await runCli(
+      ['doctor', '--tenant', 'merchant-42', '--tenants-file', file(setOf())],
+      { ...env(), ...secrets },
+    );
+    expect(run.stdout).toMatch(/ok +disbursement credentials/);
+    const sent = sim.requests.slice(before);
+    expect(sent.length).toBeGreaterThan(0);
+    expect(new Set(sent.map((r) => r.headers['ocp-apim-subscription-key']))).toEqual(
+      new Set([MERCHANT.subscriptionKey]),
+    );
+    expectNoneOf(run, [...Object.values(secrets), env().MOMO_SUBSCRIPTION_KEY as string]);
+  });
+
   it('is offered by payouts, reconcile, subscriptions and doctor', async () => {
     for (const command of [['payouts'], ['reconcile'], ['subscriptions', 'run'], ['doctor']]) {
       const run = await runCli([...command, '--help'], {});

@@ -17,8 +17,6 @@ export interface AdmissionSettings {
   createRate: number | undefined;
   /** Counted GETs in flight at once: they never take every slot from money-moving calls. */
   maxLookupsInFlight: number;
-  /** Budgets kept elsewhere (e.g. shared by several processes), in place of the rates'. */
-  budgets?: { create?: RateBudget; lookup?: RateBudget } | undefined;
   /** `rateBudget`: the rates' budgets shared by every process (undefined: this process's own). */
   shared?: SharedBudgetSettings | undefined;
   /**
@@ -69,7 +67,7 @@ export class Admission {
     this.#max = settings.maxConcurrency;
     this.#errors = errors;
     this.#maxPauseMs = settings.maxPauseMs ?? Infinity;
-    const { budgets, shared } = settings;
+    const { shared } = settings;
     const budgetOf = (
       kind: RateClass,
       rate: number | undefined,
@@ -85,13 +83,13 @@ export class Admission {
     const createPace = new ProviderPace();
     const create = new Lane({
       option: 'createRate',
-      budget: budgets?.create ?? budgetOf('create', settings.createRate, createPace),
+      budget: budgetOf('create', settings.createRate, createPace),
       pace: createPace,
     });
     const lookupPace = new ProviderPace();
     const lookup = new Lane({
       option: 'lookupRate',
-      budget: budgets?.lookup ?? budgetOf('lookup', settings.lookupRate, lookupPace),
+      budget: budgetOf('lookup', settings.lookupRate, lookupPace),
       pace: lookupPace,
       maxInFlight: settings.maxLookupsInFlight,
     });
