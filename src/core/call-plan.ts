@@ -34,6 +34,8 @@ export interface CallPlan<T> {
   sent: number;
   /** Some attempt that reached the wire left its fate unknown (./sends.ts, `fateUnknown`). */
   fateUnknown: boolean;
+  /** Whether the attempt that failed last reached the wire (./sends.ts, `tellSends`). */
+  lastReached: boolean;
 }
 
 /** Checks the input (throws ValidationError: nothing sent) and fixes the call's ids. */
@@ -65,6 +67,7 @@ export function planCall<T>(
     trace: undefined,
     sent: 0,
     fateUnknown: false,
+    lastReached: false,
   };
 }
 

@@ -4,7 +4,7 @@ import { equalJitter, sleep } from './time';
 
 /**
  * The single retry policy, on p-retry: every retried HTTP call (creating calls, lookups,
- * token requests) goes through `withRetries`; nothing else in the SDK loops on failure.
+ * token requests) goes through `retryAfter`; nothing else in the SDK loops on failure.
  */
 export interface RetryPolicy {
   maxRetries: number;
@@ -42,23 +42,15 @@ export function backoffDelay(retry: number, policy: RetryPolicy): number {
 }
 
 /**
- * Runs `attempt` until it resolves, or fails for good: as `retryDecision` decides (an
- * earlier attempt landed, a non-transient error, no retries left, a Retry-After beyond
- * the cap), or on the caller's abort (whose reason is thrown as it is, Error or not).
- * Whatever an attempt resolved with is returned, even when the caller aborted just as it
- * arrived: an accepted call must not look like a failed one. Most calls succeed at once,
- * so the first attempt runs before any of the loop is built.
+ * The retry loop, entered once attempt 1 has failed with `firstError` (most calls succeed
+ * at once, so their caller builds none of it): runs `attempt` until it resolves, or fails
+ * for good: as `retryDecision` decides (an earlier attempt landed, a non-transient error,
+ * no retries left, a Retry-After beyond the cap), or on the caller's abort (whose reason
+ * is thrown as it is, Error or not). Whatever an attempt resolved with is returned, even
+ * when the caller aborted just as it arrived: an accepted call must not look like a
+ * failed one. `firstError` itself is judged first (it may be the end).
  */
-export function withRetries<T>(
-  attempt: (attemptNumber: number) => Promise<T>,
-  policy: RetryPolicy,
-  hooks: () => RetryHooks,
-): Promise<T> {
-  return attempt(1).catch((error: unknown) => retryAfter(error, attempt, policy, hooks()));
-}
-
-/** The loop on p-retry, entered once attempt 1 has failed with `firstError`. */
-async function retryAfter<T>(
+export async function retryAfter<T>(
   firstError: unknown,
   attempt: (attemptNumber: number) => Promise<T>,
   policy: RetryPolicy,

@@ -18,7 +18,7 @@ import type { Config } from './config';
 import { callHook } from './logger';
 import type { Operation } from './operation';
 import type { Answer } from './port';
-import { type RetryHooks, type RetryPolicy, withRetries } from './retry';
+import { type RetryHooks, type RetryPolicy, retryAfter } from './retry';
 import { ChosenSender, type NodePath } from './sender';
 import { fateUnknown, tellSends } from './sends';
 import { TAG_HEADER } from './simulator-tag';
@@ -100,26 +100,27 @@ export class Transport {
   }
 
   /**
-   * record, then the attempts under the retry loop (built only once an attempt fails).
-   * The call's final error carries what its attempts did on the wire (./sends.ts).
+   * record, then attempt 1; the retry loop built only once an attempt fails. No async frame,
+   * one closure per call here: thousands of calls queued at once each hold this chain.
    */
-  async #run<T>(plan: CallPlan<T>, beforeSend: (() => Promise<void>) | undefined) {
-    if (beforeSend) await beforeSend();
-    let lastReached = false;
-    const attempt = (n: number) => {
-      const before = plan.sent;
-      return this.#attempt(plan, n).catch((error: unknown) => {
-        lastReached = plan.sent > before;
-        if (lastReached && fateUnknown(error)) plan.fateUnknown = true;
-        throw error;
-      });
-    };
+  #run<T>(plan: CallPlan<T>, beforeSend: (() => Promise<void>) | undefined) {
+    if (beforeSend === undefined) return this.#first(plan);
+    return beforeSend().then(() => this.#first(plan));
+  }
+
+  #first<T>(plan: CallPlan<T>): Promise<CallResult<T>> {
+    return this.#attempt(plan, 1).catch((error: unknown) => this.#retried(plan, error));
+  }
+
+  /** Attempt 1 failed: the retry loop decides; the final error carries its sends (./sends.ts). */
+  async #retried<T>(plan: CallPlan<T>, firstError: unknown): Promise<CallResult<T>> {
+    const attempt = (n: number) => this.#attempt(plan, n);
     try {
-      return await withRetries(attempt, this.#policy(plan), () => this.#retryHooks(plan));
+      return await retryAfter(firstError, attempt, this.#policy(plan), this.#retryHooks(plan));
     } catch (error) {
       if (error !== plan.signal?.reason) {
         const sends = { reached: plan.sent > 0, fateUnknown: plan.fateUnknown };
-        tellSends(error, plan.referenceId, sends, lastReached);
+        tellSends(error, plan.referenceId, sends, plan.lastReached);
       }
       throw error;
     }
@@ -159,6 +160,7 @@ export class Transport {
   /** One attempt: an exchange, then interpret its answer. */
   async #attempt<T>(plan: CallPlan<T>, n: number): Promise<CallResult<T>> {
     const trace = plan.trace?.attempt(n);
+    const sentBefore = plan.sent;
     let status: number | undefined;
     try {
       const answer = await this.#exchange(plan, n);
@@ -167,6 +169,8 @@ export class Transport {
       trace?.end({ status });
       return result;
     } catch (error) {
+      plan.lastReached = plan.sent > sentBefore;
+      if (plan.lastReached && fateUnknown(error)) plan.fateUnknown = true;
       // An HTTP error answer is told by its status (semantic conventions: error.type is the
       // status code); the error class only when no answer, or an unreadable one, came.
       trace?.end(status !== undefined && status >= 400 ? { status } : { status, error });

@@ -97,18 +97,11 @@ export class Poller {
       request.acceptedAt === undefined ? 0 : request.acceptedAt + NOT_FOUND_GRACE_MS;
     let delay = request.acceptedAt === undefined ? 0 : initialDelayMs;
     let lastStatus: R | undefined;
-    const timedOut = () =>
-      new WaitTimeoutError({
-        ...request,
-        lastStatus: lastStatus?.status,
-        lastResult: lastStatus,
-        timeoutMs,
-      });
 
     for (let polls = 0; ; polls++) {
       const remaining = deadline - Date.now();
       if (remaining <= 0 && polls > 0) {
-        throw timedOut();
+        throw timedOut(request, lastStatus, timeoutMs);
       }
       let next = Math.min(maxDelayMs, Math.max(initialDelayMs, delay * 2));
       let delivered: StatusLike | undefined;
@@ -132,7 +125,7 @@ export class Poller {
           trace?.lookup({ error });
           if (options.signal?.aborted) throw options.signal.reason;
           if (error instanceof QueuedPastDeadline) {
-            throw timedOut();
+            throw timedOut(request, lastStatus, timeoutMs);
           }
           // The wait's deadline bounds its retries and any Retry-After; the next lookup is
           // the schedule's step, or later when the answer's Retry-After says so.
@@ -181,6 +174,20 @@ export class Poller {
 }
 
 type WaitSleep = Sleep<StatusLike>;
+
+/** Built only when the deadline passes: a closure for it would be held by every pending wait. */
+function timedOut(
+  request: WaitRequest<unknown>,
+  lastStatus: StatusLike | undefined,
+  timeoutMs: number,
+) {
+  return new WaitTimeoutError({
+    ...request,
+    lastStatus: lastStatus?.status,
+    lastResult: lastStatus,
+    timeoutMs,
+  });
+}
 
 /** A FAILED result always carries a reason, even when the service sent none. */
 function finalise<R extends StatusLike>(result: R): Final<R> {

@@ -76,7 +76,7 @@ export class JournalKeeper {
    * NOT_FOUND; anything not known yet pending, for a lookup to settle (the credentials
    * refused, and any refusal after an attempt whose fate is unknown, included).
    */
-  async send<T>(
+  send<T>(
     op: Pick<Operation, 'name' | 'product' | 'landed' | 'creates'>,
     referenceId: string | undefined,
     tag: string | undefined,
@@ -90,26 +90,25 @@ export class JournalKeeper {
     },
   ): Promise<T> {
     if (referenceId === undefined) return send(undefined);
+    // Promise steps rather than an async frame: every queued creating call holds this one.
     let recorded = false;
-    const beforeSend = async () => {
+    const beforeSend = () =>
       // The platform carries the client's tenant; a tag is never empty (prepare refuses one).
-      await this.record({
+      this.record({
         product: op.product,
         operation: op.name,
         referenceId,
         createdAt: Date.now(),
         ...this.platform,
         ...(tag && { tag }),
+      }).then(() => {
+        recorded = true;
       });
-      recorded = true;
-    };
-    try {
-      return await send(beforeSend);
-    } catch (error) {
+    return send(beforeSend).catch(async (error: unknown) => {
       const settled = recorded ? journalOutcome(sendFailure(error, op)) : undefined;
       if (settled) await outcomes.settle(referenceId, settled.outcome, settled.how);
       throw error;
-    }
+    });
   }
 
   async record(entry: JournalRecord): Promise<void> {
