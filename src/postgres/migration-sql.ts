@@ -1,4 +1,5 @@
 import { RATE_PAUSE_SQL } from './migration-rate-pause';
+import { RATE_SPACING_SQL } from './migration-rate-spacing';
 /**
  * The SDK's tables, one migration per version, in order; `{schema}` stands for the quoted
  * schema. A release only ever appends a migration: `migrate()` applies those above the
@@ -241,4 +242,5 @@ CREATE INDEX IF NOT EXISTS subscriptions_tenant_due ON {schema}.subscriptions (t
 `,
   },
   { version: 9, name: 'rate pause', sql: RATE_PAUSE_SQL },
+  { version: 10, name: 'rate spacing by moments', sql: RATE_SPACING_SQL },
 ];

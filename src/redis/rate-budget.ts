@@ -11,13 +11,15 @@ import {
 
 /**
  * One reservation in one or two windows at once. KEYS: the windows' sorted sets (each
- * reservation counted at its moment plus its spread, Redis time in ms). ARGV: marginMs,
- * spreadMs (how much later than its moment the asking process may send: StoreClock), then
- * each window's perSecond. On Redis' own clock (TIME): the next moment is the latest of
- * now and, in every window, its last count + 1000 / perSecond (even spacing) and its Nth
- * most recent + 1000 + marginMs (never N + 1 in a sliding second); that moment plus the
- * spread is added to every window, so each keeps its guarantee wherever the call goes
- * within it. Entries older than 2 s (and the margin) are dropped: they can no longer hold
+ * reservation counted at its moment plus its spread, Redis time in ms), the pause, then
+ * each window's last moment. ARGV: marginMs, spreadMs (how much later than its moment the
+ * asking process may send: StoreClock), then each window's perSecond. On Redis' own clock
+ * (TIME): the next moment is the latest of now and, in every window, its last moment +
+ * 1000 / perSecond (even spacing, of the moments themselves) and its Nth most recent count
+ * + 1000 + marginMs (never N + 1 in a sliding second, wherever each call went within its
+ * spread). Only the window rule needs the spread: counted in the spacing too, it made
+ * every two reservations a spread apart, which capped a loaded fleet at a few calls a
+ * second. Entries older than 2 s (and the margin) are dropped: they can no longer hold
  * anything back. Returns the moment and Redis' now, as strings (a Lua number reply would
  * lose the fraction).
  */
@@ -34,19 +36,21 @@ for i = 1, windows do
   local rate = tonumber(ARGV[i + 2])
   local n = math.max(1, math.floor(rate))
   redis.call('ZREMRANGEBYSCORE', key, '-inf', string.format('(%.3f', now - 2000 - margin))
-  local last = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')
-  if last[2] then at = math.max(at, tonumber(last[2]) + 1000 / rate) end
+  local last = tonumber(redis.call('GET', KEYS[windows + 1 + i]) or '')
+  if last then at = math.max(at, last + 1000 / rate) end
   local nth = redis.call('ZRANGE', key, -n, -n, 'WITHSCORES')
   if nth[2] and redis.call('ZCARD', key) >= n then
     at = math.max(at, tonumber(nth[2]) + 1000 + margin)
   end
 end
-local member = string.format('%.3f', at + spread)
+local moment = string.format('%.3f', at)
+local ttl = math.ceil(at + spread - now + 2000 + margin)
 for i = 1, windows do
-  redis.call('ZADD', KEYS[i], member, member)
-  redis.call('PEXPIRE', KEYS[i], math.ceil(at + spread - now + 2000 + margin))
+  redis.call('ZADD', KEYS[i], string.format('%.3f', at + spread), moment)
+  redis.call('PEXPIRE', KEYS[i], ttl)
+  redis.call('SET', KEYS[windows + 1 + i], moment, 'PX', ttl)
 end
-return { string.format('%.3f', at), string.format('%.3f', now), string.format('%.3f', paused) }`);
+return { moment, string.format('%.3f', now), string.format('%.3f', paused) }`);
 
 /**
  * A pause the provider asked for, kept for every process: KEYS[1] holds its end (Redis
@@ -99,7 +103,7 @@ export class RedisRateBudget implements SharedRateBudget {
     const local = await this.#clock.reserve(async (spreadMs) => {
       const answer = await this.#redis.script(
         RESERVE,
-        [...windows.map(([key]) => key), paused],
+        [...windows.map(([key]) => key), paused, ...windows.map(([key]) => `${key}:last`)],
         [String(marginMs), String(spreadMs), ...windows.map(([, rate]) => String(rate))],
       );
       const [at, now, pausedAt] = Array.isArray(answer) ? answer.map(Number) : [];

@@ -2,10 +2,13 @@ import { createPostgresState } from 'momo-partner-sdk/postgres';
 import { expect, it } from 'vitest';
 import {
   expectNestedCaps,
+  expectWindowUsed,
   heardLate,
   PER_KEY,
+  reserveAllAtOnce,
   reserveForThreeKeys,
   reserveInTurns,
+  SLOW_ANSWER_MS,
 } from '../support/nested-budget';
 import { describeWithPostgres } from '../support/postgres-server';
 import { expectPauseShared } from '../support/shared-pause';
@@ -50,14 +53,7 @@ describeWithPostgres('the PostgreSQL rate budget (real PostgreSQL)', () => {
     // The slow instance hears each answer 40 ms after PostgreSQL gave it (a busy event
     // loop, a slow link): it maps the database's moments that much later onto its clock.
     const state = await pg15.freshState();
-    const pool = pg15.newPool();
-    const slowPool = {
-      query: (text: string, values?: unknown[]) => heardLate(pool.query(text, values)),
-      connect: () => pool.connect(),
-      get totalCount() {
-        return pool.totalCount; // what tells a pool from a client checked out of one
-      },
-    };
+    const slowPool = slowerPool();
     const moments = await reserveInTurns(
       createPostgresState(slowPool, { schema: state.schema }).rateBudget,
       state.rateBudget,
@@ -66,9 +62,27 @@ describeWithPostgres('the PostgreSQL rate budget (real PostgreSQL)', () => {
     expect(mostInWindow(moments, 1_000)).toBeLessThanOrEqual(PER_KEY);
   }, 60_000);
 
+  it('spaces a slow instance by its moments: its spread does not slow its rate', async () => {
+    const state = await pg15.freshState();
+    const slow = createPostgresState(slowerPool(SLOW_ANSWER_MS), { schema: state.schema });
+    expectWindowUsed(await reserveAllAtOnce(slow.rateBudget));
+  }, 60_000);
+
   it("a 429's pause recorded by one instance holds the other's reservations of its class (JE4)", async () => {
     const state = await pg15.freshState();
     const second = createPostgresState(pg15.newPool(), { schema: state.schema });
     await expectPauseShared(state.rateBudget, second.rateBudget);
   }, 60_000);
+
+  /** A pool whose answers this instance hears `lateMs` after PostgreSQL gave them. */
+  function slowerPool(lateMs?: number) {
+    const pool = pg15.newPool();
+    return {
+      query: (text: string, values?: unknown[]) => heardLate(pool.query(text, values), lateMs),
+      connect: () => pool.connect(),
+      get totalCount() {
+        return pool.totalCount; // what tells a pool from a client checked out of one
+      },
+    };
+  }
 });

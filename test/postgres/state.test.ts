@@ -70,6 +70,7 @@ describeWithPostgres('createPostgresState on a real PostgreSQL', () => {
       { version: 7 },
       { version: 8 },
       { version: 9 },
+      { version: 10 },
     ]);
     expect(await (instances[1] as (typeof instances)[0]).journal.pending()).toEqual([]);
   });

@@ -1,7 +1,15 @@
 import type { SharedRateBudget } from 'momo-partner-sdk';
 import { createRedisState, type NodeRedisClient } from 'momo-partner-sdk/redis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { heardLate, LATE_ANSWER_MS, PER_KEY, reserveInTurns } from '../support/nested-budget';
+import {
+  expectWindowUsed,
+  heardLate,
+  LATE_ANSWER_MS,
+  PER_KEY,
+  reserveAllAtOnce,
+  reserveInTurns,
+  SLOW_ANSWER_MS,
+} from '../support/nested-budget';
 import { mostInWindow } from '../support/sliding-window';
 import { connectClient } from './support/clients';
 import { describeWithRedis, RedisServer } from './support/redis-server';
@@ -66,6 +74,11 @@ describeWithRedis(
       await reserve(quick, PER_KEY);
       expect(moments).toHaveLength(2 * PER_KEY);
       expect(mostInWindow(moments, 1_000)).toBeLessThanOrEqual(PER_KEY);
+    }, 60_000);
+
+    it('spaces a slow instance by its moments: its spread does not slow its rate', async () => {
+      const { slow } = await twoInstances(SLOW_ANSWER_MS);
+      expectWindowUsed(await reserveAllAtOnce(slow));
     }, 60_000);
   },
 );

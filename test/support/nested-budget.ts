@@ -79,3 +79,28 @@ export async function heardLate<T>(answer: Promise<T>, ms = LATE_ANSWER_MS): Pro
   await new Promise((resolve) => setTimeout(resolve, ms));
   return value;
 }
+
+/** How late `reserveAllAtOnce`'s instance hears each answer: a spread far wider than the spacing. */
+export const SLOW_ANSWER_MS = 200;
+
+/**
+ * 3 x PER_KEY reservations asked for at once by one instance whose answers come back
+ * SLOW_ANSWER_MS late (a loaded machine), once its clock is bounded. The spread belongs
+ * to the window rule only: counted in the even spacing too, every two reservations were
+ * 1000 / PER_KEY + a spread apart, and a loaded fleet made a few calls a second whatever
+ * its rate (docs/assumptions.md TR7).
+ */
+export async function reserveAllAtOnce(slow: SharedRateBudget) {
+  await slow.reserve('lookup', PER_KEY, TURN_MARGIN_MS);
+  return Promise.all(
+    Array.from({ length: 3 * PER_KEY }, () => slow.reserve('create', PER_KEY, TURN_MARGIN_MS)),
+  );
+}
+
+/** Never PER_KEY + 1 in a sliding second, and PER_KEY within one even spacing's span: the window used. */
+export function expectWindowUsed(moments: number[]): void {
+  expect(moments).toHaveLength(3 * PER_KEY);
+  expect(mostInWindow(moments, 1_000)).toBeLessThanOrEqual(PER_KEY);
+  const span = ((PER_KEY - 1) * 1_000) / PER_KEY;
+  expect(mostInWindow(moments, span + ARRIVAL_JITTER_MS)).toBe(PER_KEY);
+}
