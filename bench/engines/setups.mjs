@@ -102,6 +102,7 @@ export const graphileWorker = {
     });
     const pool = new pg.Pool({ ...server.config, max: 4 });
     pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     const state = createPostgresState(pool, { schema: 'momo_bench' });
     await state.migrate();
     const utils = await makeWorkerUtils({ pgPool: pool, schema: 'gw_bench', logger: quiet });

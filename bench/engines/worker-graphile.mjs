@@ -21,12 +21,15 @@ serve({
     // advice): a job waiting for a connection behind the others waits on the pool, not
     // on the provider's cap.
     const pool = new pg.Pool({ ...input.config, max: input.concurrency + 4 });
+    // A killed peer or a restarted server drops connections: graphile-worker asks for
+    // both handlers (it warns at each connection without them).
     pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     const state = createPostgresState(pool, { schema: input.schema });
     // The rate budget on a pool of its own: a reservation's answer bounds this process's
     // clock against the database's, and a reservation waiting for a connection behind 50
-    // jobs' store calls reads as a slow answer, counted against the shared rate (each
-    // reservation spaced by that wait: the fleet then sends far below the cap).
+    // jobs' store calls reads as a slow answer, a wider spread (each reservation counted
+    // that much later in the shared sliding second).
     const budgetPool = new pg.Pool({ ...input.config, max: 2 });
     budgetPool.on('error', () => {});
     const budget = createPostgresState(budgetPool, { schema: input.schema }).rateBudget;
