@@ -4,7 +4,7 @@
  */
 import { limits, targets as t } from './lib/config.mjs';
 import { dec, int, ratio, table } from './lib/table.mjs';
-import { batchTargets } from './sections/batch.mjs';
+import { batchTargets } from './sections/batch-report.mjs';
 import { postgresTargets } from './sections/postgres.mjs';
 import { subscriptionsTargets } from './sections/subscriptions-report.mjs';
 
