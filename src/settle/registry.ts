@@ -34,8 +34,7 @@ export class OperationRegistry {
     this.#entries.set(key, entry);
     if (this.#entries.size > MAX_TRACKED) {
       this.#oldest ??= this.#entries.keys();
-      const oldest = this.#oldest.next().value;
-      if (oldest !== undefined) this.#entries.delete(oldest);
+      this.#entries.delete(this.#oldest.next().value as string);
     }
   }
 
