@@ -42,6 +42,7 @@ export class JournalKeeper {
   >();
   /** This process's entries the journal holds, not seen final: listed when it cannot be read. */
   readonly #mirror = new Map<string, Mirrored>();
+  #oldest: Iterator<string> | undefined; // kept: a new iterator would skip every emptied slot
   #flushing: Promise<void> | undefined;
 
   constructor(
@@ -243,9 +244,9 @@ export class JournalKeeper {
   #remember(key: string, entry: JournalRecord): void {
     this.#mirror.delete(key);
     this.#mirror.set(key, { entry: { ...entry }, at: Date.now() });
-    // The mirror only serves reads during an outage: the oldest go first past its bound.
     if (this.#mirror.size > MAX_MIRRORED) {
-      this.#mirror.delete(this.#mirror.keys().next().value as string);
+      this.#oldest ??= this.#mirror.keys(); // past the bound, the oldest go first
+      this.#mirror.delete(this.#oldest.next().value as string);
     }
   }
 

@@ -53,14 +53,13 @@ let lastDispatcher: unknown;
 let dispatcherIsDefault = true;
 
 /**
- * True only while the fast path may stand in for fetch: the runtime is Node (not Bun or Deno),
- * `globalThis.fetch` is Node's own (not msw's, not a partner's), the global dispatcher is
- * undici's default (none set with setGlobalDispatcher) and no proxy variable is set. Anything else means
- * someone configured fetch: the SDK then goes through `globalThis.fetch` so that it applies.
+ * True only while the fast path may stand in for fetch: `globalThis.fetch` is Node's own
+ * (not msw's, not a partner's), the global dispatcher is undici's default (none set with
+ * setGlobalDispatcher) and no proxy variable is set. Anything else means someone configured
+ * fetch: the SDK then goes through `globalThis.fetch` so that it applies. Asked per exchange
+ * on Node only: the pool is never made under Bun or Deno (`loadNodePath`, ../sender.ts).
  */
 export function isNativeFetch(): boolean {
-  if (typeof process === 'undefined' || process.versions?.bun !== undefined) return false;
-  if ('Deno' in globalThis) return false;
   const fetch = globalThis.fetch;
   if (fetch !== lastFetch) {
     lastFetch = fetch;

@@ -5,7 +5,9 @@ import type https from 'node:https';
  * node:http and node:https (which loads tls and crypto) are loaded on first use, not when the
  * SDK is imported: a client that never calls, or only over http, does not pay for them.
  */
-export const httpModule = () => process.getBuiltinModule('node:http');
+let loadedHttp: typeof http | undefined;
+// Kept once loaded: getBuiltinModule checks and normalizes its id on every call.
+export const httpModule = () => (loadedHttp ??= process.getBuiltinModule('node:http'));
 const httpsModule = () => process.getBuiltinModule('node:https');
 
 export interface PoolOptions {

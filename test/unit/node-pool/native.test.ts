@@ -2,6 +2,7 @@ import { setupServer } from 'msw/node';
 import { Agent, interceptors, MockAgent, ProxyAgent, setGlobalDispatcher } from 'undici';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isNativeFetch } from '../../../src/core/node-pool';
+import { loadNodePath } from '../../../src/core/sender';
 
 const DISPATCHER = Symbol.for('undici.globalDispatcher.1');
 const globals = globalThis as unknown as Record<symbol, unknown> & { fetch: typeof fetch };
@@ -91,22 +92,25 @@ describe('isNativeFetch', () => {
   );
 });
 
-describe('isNativeFetch outside Node', () => {
-  it('is false under Deno or Bun, whose fetch is their own', () => {
+// Bun and Deno are told apart once, when the Node path loads: isNativeFetch runs on Node only.
+describe('the Node path outside Node', () => {
+  it('is not loaded under Deno or Bun, whose fetch is their own', async () => {
     const runtime = globalThis as { Deno?: unknown };
     runtime.Deno = { version: { deno: '2.0.0' } };
     try {
-      expect(isNativeFetch()).toBe(false);
+      expect(await loadNodePath(8)).toBeUndefined();
     } finally {
       delete runtime.Deno;
     }
     const versions = process.versions as Record<string, string | undefined>;
     versions.bun = '1.2.0';
     try {
-      expect(isNativeFetch()).toBe(false);
+      expect(await loadNodePath(8)).toBeUndefined();
     } finally {
       delete versions.bun;
     }
-    expect(isNativeFetch()).toBe(true);
+    const node = await loadNodePath(8);
+    expect(node?.usable()).toBe(true);
+    node?.pool.close();
   });
 });
