@@ -75,7 +75,7 @@ function printKillRun(r) {
   }
   const verdict = r.ratio <= 1.05 ? 'PASS' : 'MISS';
   console.log(
-    `  ${r.engine}: ${r.final} of ${r.items} final in ${(r.elapsedMs / 1000).toFixed(1)} s, floor ${(r.floorMs / 1000).toFixed(1)} s: ${r.ratio.toFixed(3)}x (target <= 1.05x: ${verdict}); ${r.kills} SIGKILLs; ${r.createsPerItem.toFixed(3)} creates and ${r.lookupsPerItem.toFixed(3)} lookups per item; ${r.refused} creates refused by the cap; ${r.createdTwice} items created twice; load ${r.load.before.toFixed(2)} -> ${r.load.after.toFixed(2)}`,
+    `  ${r.engine}: ${r.final} of ${r.items} final in ${(r.elapsedMs / 1000).toFixed(1)} s, floor ${(r.floorMs / 1000).toFixed(1)} s: ${r.ratio.toFixed(3)}x (target <= 1.05x: ${verdict}); ${r.kills} SIGKILLs; ${r.createsPerItem.toFixed(3)} creates and ${r.lookupsPerItem.toFixed(3)} lookups per item; ${r.refused} creates refused by the cap; ${r.createdTwice} items created twice; load ${r.load.before.toFixed(2)} -> ${r.load.after.toFixed(2)}; ${r.priority}`,
   );
   const p = r.phases;
   if (!p) return;

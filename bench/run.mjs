@@ -33,6 +33,7 @@
 import { cpus } from 'node:os';
 import { limits, nodes, quick } from './lib/config.mjs';
 import { startServer } from './lib/processes.mjs';
+import { providerPriority } from './lib/provider-priority.mjs';
 import {
   printBundles,
   printImports,
@@ -131,6 +132,7 @@ try {
 } finally {
   server.stop();
 }
+console.log(`Capped providers (lookup cap, batches, subscriptions): ${providerPriority()}.`);
 console.log(
   `\nWhole run ${((performance.now() - started) / 1000).toFixed(0)} s (${timings.join(', ')}).`,
 );

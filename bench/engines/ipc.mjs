@@ -39,6 +39,7 @@ export function forkChild(script) {
     pending.clear();
   });
   return {
+    pid: child.pid,
     call(method, input) {
       return new Promise((resolve, reject) => {
         const id = nextId++;

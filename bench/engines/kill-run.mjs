@@ -8,6 +8,7 @@
  * the provider created twice (must be 0) and items not final.
  */
 import { loadavg } from 'node:os';
+import { favourProvider } from '../lib/provider-priority.mjs';
 import { forkChild } from './ipc.mjs';
 
 /**
@@ -16,6 +17,7 @@ import { forkChild } from './ipc.mjs';
  */
 export async function killRun(engine, plan) {
   const provider = forkChild('provider.mjs');
+  const priority = favourProvider(provider.pid);
   const load = { before: loadavg()[0] };
   let setup;
   const live = [];
@@ -78,6 +80,7 @@ export async function killRun(engine, plan) {
     const counts = await provider.call('counts');
     return {
       engine: engine.name,
+      priority,
       items: plan.items,
       workers: plan.workers,
       kills,

@@ -5,6 +5,7 @@
  */
 import { fork, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { favourProvider } from './provider-priority.mjs';
 
 /** BENCH_VERBOSE=1 passes the measured children's stderr through as it comes. */
 const verbose = process.env.BENCH_VERBOSE === '1';
@@ -83,6 +84,7 @@ export function runMeasured(script, args, { execPath, execArgv = [], server, tim
 
 /**
  * Forks a provider script of the bench (`rate-limited-server.mjs`, `batch-server.mjs`),
+ * at a higher priority (lib/provider-priority.mjs),
  * which sends {type:'ready', port} once listening and answers {type, id} with
  * {type, id, stats}; `reset()` and `stats()` resolve with its counters.
  */
@@ -90,6 +92,7 @@ export async function forkProvider(script, args) {
   const child = fork(here(script), args.map(String), {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+  favourProvider(child.pid);
   const port = await new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${script} exited (${code})`)));
     child.once('message', (message) => resolve(message.port));
