@@ -132,6 +132,7 @@ export const graphileWorker = {
     const server = await ScratchPostgres.start();
     const pool = new pg.Pool({ ...server.config, max: 20 });
     pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     const state = createPostgresState(pool, { schema: 'momo_bench' });
     await state.migrate();
     const store = state.batchStore;

@@ -32,6 +32,7 @@ serve({
     // that much later in the shared sliding second).
     const budgetPool = new pg.Pool({ ...input.config, max: 2 });
     budgetPool.on('error', () => {});
+    budgetPool.on('connect', (client) => client.on('error', () => {}));
     const budget = createPostgresState(budgetPool, { schema: input.schema }).rateBudget;
     const momo = new MomoClient({
       ...input.provider,
