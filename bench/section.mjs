@@ -5,6 +5,7 @@
  * section). BENCH_QUICK=1 applies as in the full run.
  */
 import { startServer } from './lib/processes.mjs';
+import { providerPriority } from './lib/provider-priority.mjs';
 import { printImports, printThroughput, printWaits } from './report.mjs';
 import { measureBatch, printBatch } from './sections/batch.mjs';
 import { measureColdStart, printColdStart } from './sections/cold-start.mjs';
@@ -39,6 +40,9 @@ const node = { label: `node ${process.versions.node}`, execPath: process.execPat
 const server = await startServer();
 try {
   await run(node, server);
+  if (['lookup-cap', 'batches', 'subscriptions'].includes(name)) {
+    console.log(`Capped providers: ${providerPriority()}.`);
+  }
 } finally {
   server.stop();
 }
