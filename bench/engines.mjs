@@ -82,7 +82,7 @@ function printKillRun(r) {
   const s = (ms) => (ms / 1000).toFixed(1);
   const starts = r.replacementStartMs.map((ms) => s(ms)).join(', ');
   console.log(
-    `    where the time went: ${s(p.beforeFirstCreateMs)} s to the first create; creates over ${s(p.createSpanMs)} s (the cap allows ${s(p.createSpanFloorMs)} s); ${s(p.afterLastCreateMs)} s from the last create to the last item final; ${p.slowSeconds} seconds below 90 % of the cap (${p.slowAfterKill} within 30 s of a SIGKILL, ${p.createsMissingInSlowSeconds} creates short); replacements ready in ${starts || '-'} s`,
+    `    where the time went: ${s(p.beforeFirstCreateMs)} s to the first create; creates over ${s(p.createSpanMs)} s (the cap allows ${s(p.createSpanFloorMs)} s); ${s(p.afterLastCreateMs)} s from the last create to the last item final; ${p.slowSeconds} seconds below 90 % of the cap (${p.createsMissingInSlowSeconds} creates short; ${p.slowAfterKill} of them within ${p.afterKillMs / 1000} s after a SIGKILL, where ${p.secondsAfterKill} of the ${p.seconds} seconds lie); replacements ready in ${starts || '-'} s`,
   );
 }
 

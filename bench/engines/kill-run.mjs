@@ -110,8 +110,10 @@ export async function killRun(engine, plan) {
  * added, the workers fetching them), the creating calls' own span against what the cap
  * allows for as many calls, and after the last one (settling, lookups, and items a killed
  * worker held). `slowSeconds` are whole seconds of the create phase below 90 % of the cap,
- * `afterKill` those of them that began within 30 s after a SIGKILL.
+ * `slowAfterKill` those of them that began within AFTER_KILL_MS after a SIGKILL, and
+ * `secondsAfterKill` how many of all the phase's seconds did (what chance alone gives).
  */
+const AFTER_KILL_MS = 10_000;
 function phasesOf(counts, createRate, { startedAt, endedAt, killedAt }) {
   const { firstCreateAt, lastCreateAt, createdAt } = counts;
   if (!(createdAt.length > 0)) return undefined;
@@ -123,14 +125,17 @@ function phasesOf(counts, createRate, { startedAt, endedAt, killedAt }) {
   const lastSecond = Math.floor((lastCreateAt - firstCreateAt) / 1_000);
   let slowSeconds = 0;
   let afterKill = 0;
+  let secondsAfterKill = 0;
   let missing = 0;
   for (let second = 0; second < lastSecond; second++) {
+    const at = firstCreateAt + second * 1_000;
+    const nearKill = killedAt.some((k) => at >= k && at - k < AFTER_KILL_MS);
+    if (nearKill) secondsAfterKill++;
     const n = perSecond.get(second) ?? 0;
     if (n >= 0.9 * createRate) continue;
     slowSeconds++;
     missing += createRate - n;
-    const at = firstCreateAt + second * 1_000;
-    if (killedAt.some((k) => at >= k && at - k < 30_000)) afterKill++;
+    if (nearKill) afterKill++;
   }
   return {
     beforeFirstCreateMs: firstCreateAt - startedAt,
@@ -139,6 +144,9 @@ function phasesOf(counts, createRate, { startedAt, endedAt, killedAt }) {
     afterLastCreateMs: endedAt - lastCreateAt,
     slowSeconds,
     slowAfterKill: afterKill,
+    secondsAfterKill,
+    seconds: lastSecond,
+    afterKillMs: AFTER_KILL_MS,
     createsMissingInSlowSeconds: missing,
   };
 }
