@@ -58,6 +58,7 @@ for (const engine of engines) {
   }
   const run = await killRun(engine, plan);
   printKillRun(run);
+  printCpu(run);
   if (run.error || run.createdTwice > 0 || run.final < run.items)
     crashes.push(`${engine.name} kill run`);
   const cost = await overhead(engine, overheadPlan);
@@ -83,6 +84,24 @@ function printKillRun(r) {
   const starts = r.replacementStartMs.map((ms) => s(ms)).join(', ');
   console.log(
     `    where the time went: ${s(p.beforeFirstCreateMs)} s to the first create; creates over ${s(p.createSpanMs)} s (the cap allows ${s(p.createSpanFloorMs)} s); ${s(p.afterLastCreateMs)} s from the last create to the last item final; ${p.slowSeconds} seconds below 90 % of the cap (${p.createsMissingInSlowSeconds} creates short; ${p.slowAfterKill} of them within ${p.afterKillMs / 1000} s after a SIGKILL, where ${p.secondsAfterKill} of the ${p.seconds} seconds lie); replacements ready in ${starts || '-'} s`,
+  );
+}
+
+function printCpu(r) {
+  const c = r.cpu;
+  if (!c?.seconds?.length) return;
+  const meanBusy = c.seconds.reduce((sum, x) => sum + x.busyShare, 0) / c.seconds.length;
+  const total = Object.values(c.groups).reduce((a, b) => a + b, 0);
+  const groups = Object.entries(c.groups)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, s]) => `${name} ${s.toFixed(0)} s (${((100 * s) / total).toFixed(0)} %)`)
+    .join(', ');
+  const sat = r.phases?.saturation;
+  const slow = sat
+    ? `; of the ${r.phases.slowSeconds} slow seconds, ${sat.saturated} with the machine >= ${100 * sat.share} % busy (${sat.all} of all ${sat.samples} seconds were)`
+    : '';
+  console.log(
+    `    CPU (/proc, once a second): the machine ${(100 * meanBusy).toFixed(0)} % busy on average of ${c.cores} cores${slow}; CPU time by process: ${groups}`,
   );
 }
 

@@ -8,6 +8,7 @@
  * the provider created twice (must be 0) and items not final.
  */
 import { loadavg } from 'node:os';
+import { saturatedAmong, startCensus } from '../lib/cpu-census.mjs';
 import { favourProvider } from '../lib/provider-priority.mjs';
 import { forkChild } from './ipc.mjs';
 
@@ -28,14 +29,25 @@ export async function killRun(engine, plan) {
       limits: { createsPerSecond: plan.createRate, lookupsPerSecond: plan.lookupRate },
     });
     setup = await engine.setup(client, plan);
+    const workerPids = new Set();
     const startWorker = async () => {
       const worker = forkChild(setup.workerScript);
+      workerPids.add(worker.pid);
       await worker.call('start', setup.workerInput);
       return worker;
     };
     live.push(...(await Promise.all(Array.from({ length: plan.workers }, startWorker))));
     const batch = `bench-${engine.name}`;
     const items = itemsOf(plan.items);
+    const census = startCensus((pid) =>
+      pid === provider.pid
+        ? 'provider'
+        : workerPids.has(pid)
+          ? 'workers'
+          : pid === process.pid
+            ? 'bench'
+            : undefined,
+    );
     const started = performance.now();
     const startedAt = Date.now();
     const killedAt = [];
@@ -74,6 +86,7 @@ export async function killRun(engine, plan) {
     }
     const elapsedMs = performance.now() - started;
     const endedAt = Date.now();
+    const cpu = census.stop();
     clearInterval(timer);
     await Promise.all([...replacing]);
     load.after = loadavg()[0];
@@ -92,7 +105,8 @@ export async function killRun(engine, plan) {
       lookupsPerItem: counts.lookups / plan.items,
       refused: counts.refused,
       createdTwice: counts.createdTwice,
-      phases: phasesOf(counts, plan.createRate, { startedAt, endedAt, killedAt }),
+      phases: phasesOf(counts, plan.createRate, { startedAt, endedAt, killedAt, cpu }),
+      cpu,
       replacementStartMs,
       load,
     };
@@ -114,7 +128,7 @@ export async function killRun(engine, plan) {
  * `secondsAfterKill` how many of all the phase's seconds did (what chance alone gives).
  */
 const AFTER_KILL_MS = 10_000;
-function phasesOf(counts, createRate, { startedAt, endedAt, killedAt }) {
+function phasesOf(counts, createRate, { startedAt, endedAt, killedAt, cpu }) {
   const { firstCreateAt, lastCreateAt, createdAt } = counts;
   if (!(createdAt.length > 0)) return undefined;
   const perSecond = new Map();
@@ -127,6 +141,7 @@ function phasesOf(counts, createRate, { startedAt, endedAt, killedAt }) {
   let afterKill = 0;
   let secondsAfterKill = 0;
   let missing = 0;
+  const slowStarts = [];
   for (let second = 0; second < lastSecond; second++) {
     const at = firstCreateAt + second * 1_000;
     const nearKill = killedAt.some((k) => at >= k && at - k < AFTER_KILL_MS);
@@ -134,6 +149,7 @@ function phasesOf(counts, createRate, { startedAt, endedAt, killedAt }) {
     const n = perSecond.get(second) ?? 0;
     if (n >= 0.9 * createRate) continue;
     slowSeconds++;
+    slowStarts.push(at);
     missing += createRate - n;
     if (nearKill) afterKill++;
   }
@@ -148,6 +164,7 @@ function phasesOf(counts, createRate, { startedAt, endedAt, killedAt }) {
     seconds: lastSecond,
     afterKillMs: AFTER_KILL_MS,
     createsMissingInSlowSeconds: missing,
+    saturation: saturatedAmong(cpu, slowStarts),
   };
 }
 
