@@ -23,7 +23,11 @@ const REWRITE_SPACING = 20;
  * when recorded, PENDING once its reference id is recorded (sent, or about to be), blank
  * when nothing is recorded yet (not sent; a REJECTED or SKIPPED row shows at the end).
  */
-async function storedState(handle: BatchHandle, key: string): Promise<RowState> {
+async function storedState(
+  handle: BatchHandle,
+  key: string,
+  withTenant: boolean,
+): Promise<RowState> {
   const record = await handle.get(key);
   if (!record) return NOT_SENT;
   const outcome = record.outcome;
@@ -31,7 +35,7 @@ async function storedState(handle: BatchHandle, key: string): Promise<RowState> 
   return {
     referenceId: record.referenceId,
     status,
-    ...(record.tenant === undefined ? {} : { tenant: record.tenant }),
+    ...(withTenant && record.tenant !== undefined ? { tenant: record.tenant } : {}),
     ...(outcome?.reason === undefined ? {} : { reason: outcome.reason }),
     ...(outcome?.financialTransactionId === undefined
       ? {}
@@ -90,7 +94,12 @@ export class ResultsFile {
   fromStore(): Promise<void> {
     return this.#write((key, index) => {
       const reason = this.#rejected.get(index);
-      return reason === undefined ? storedState(this.#handle, key) : { status: 'REJECTED', reason };
+      // The tenant read only for a tenant column: with it read on every row of every writing,
+      // a 100,000-row run promoted 1.6 GB to V8's old generation instead of about 0.45 GB
+      // (--trace-gc-nvp) and its peak RSS rose by 100-150 MB (docs/performance.md).
+      return reason === undefined
+        ? storedState(this.#handle, key, this.#tenantColumn)
+        : { status: 'REJECTED', reason };
     });
   }
 
