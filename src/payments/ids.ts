@@ -1,9 +1,12 @@
+import { nodeCrypto } from '../core/node-pool/crypto';
 import { chooseReferenceId } from '../core/reference-id';
 import { ValidationError } from '../errors';
 
 /**
- * The kernel's one source of reference ids and fingerprints, with Web Crypto (`globalThis.crypto`, in Node 20+,
- * browsers and edge runtimes): the main entry imports no Node module.
+ * The kernel's one source of reference ids and fingerprints. Where the runtime has Node's
+ * crypto, its synchronous HMAC and hash: no thread-pool round trip and no promise per step
+ * (a 100,000-row file derives 100,000 ids and fingerprints). Elsewhere (browsers, edge
+ * runtimes) Web Crypto, with the same bytes out. The main entry imports no Node module.
  */
 const subtle = () => globalThis.crypto.subtle;
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -49,8 +52,10 @@ export async function derivedReferenceId(
   key: string,
   domain = 'momo-batch:v1',
 ): Promise<string> {
-  const message = utf8(`${domain}${JSON.stringify([batchId, key])}`);
-  const mac = new Uint8Array(await subtle().sign('HMAC', await hmacKey(secret), message));
+  const text = `${domain}${JSON.stringify([batchId, key])}`;
+  const node = nodeCrypto();
+  if (node) return formatUuidV4(node.createHmac('sha256', secret).update(text, 'utf8').digest());
+  const mac = new Uint8Array(await subtle().sign('HMAC', await hmacKey(secret), utf8(text)));
   return formatUuidV4(mac);
 }
 
@@ -83,6 +88,8 @@ export function ownerId(driver: 'batch' | 'relay' | 'subscription'): string {
 /** SHA-256 (hex) of the operation and the body's canonical JSON (keys sorted, at every depth). */
 export async function fingerprint(operation: string, body: unknown): Promise<string> {
   const text = JSON.stringify([operation, canonical(body)]);
+  const node = nodeCrypto();
+  if (node) return node.createHash('sha256').update(text, 'utf8').digest('hex');
   const digest = new Uint8Array(await subtle().digest('SHA-256', utf8(text)));
   return toHex(digest);
 }

@@ -3,7 +3,7 @@
  * limiter, the decimal rule, the default lease and the owner ids.
  */
 import { DEFAULT_LEASE_MS as PUBLIC_DEFAULT_LEASE_MS } from 'momo-partner-sdk';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_LEASE_MS } from '../../src/payments/claims';
 import { ConcurrencyLimit, forEachLimited } from '../../src/payments/concurrency-limit';
 import { addDecimal, canonicalDecimal, isDecimalText } from '../../src/payments/decimal';
@@ -79,5 +79,54 @@ describe('the default lease and owner ids', () => {
     expect(ids[1]).toMatch(/^relay-[0-9a-f-]{36}$/);
     expect(ids[2]).toMatch(/^subscription-[0-9a-f-]{36}$/);
     expect(ownerId('batch')).not.toBe(ids[0]);
+  });
+});
+
+describe('reference ids and fingerprints', () => {
+  const SECRET = 'kernel-pieces-secret-0123';
+  const inputs: [string, string][] = [
+    ['b1', 'r1'],
+    ['payroll 2026-11', 'employee "7"'],
+    ['ünïcode ✓', 'ключ-🙂'],
+  ];
+  const bodies: unknown[] = [
+    { amount: '10', payee: { partyId: '46733123454', partyIdType: 'MSISDN' } },
+    { z: [3, { b: 1, a: 2 }], a: null, note: 'ünï ✓' },
+  ];
+
+  it('derive the same bytes with Node crypto and with Web Crypto (a browser, an edge runtime)', async () => {
+    const node = await import('../../src/payments/ids');
+    await node.fingerprint('transfer', {}); // finds Node crypto (loaded once, on first use)
+    const sign = vi.spyOn(globalThis.crypto.subtle, 'sign');
+    const digest = vi.spyOn(globalThis.crypto.subtle, 'digest');
+    // A fresh copy of the module that finds no Node crypto: the Web Crypto path.
+    vi.resetModules();
+    const getBuiltinModule = process.getBuiltinModule;
+    (process as { getBuiltinModule?: unknown }).getBuiltinModule = undefined;
+    try {
+      const web = await import('../../src/payments/ids');
+      for (const [batch, key] of inputs) {
+        const id = await node.derivedReferenceId(SECRET, batch, key);
+        expect(await web.derivedReferenceId(SECRET, batch, key)).toBe(id);
+        expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+        const other = await node.derivedReferenceId(SECRET, batch, key, 'momo-subscription:v1');
+        expect(await web.derivedReferenceId(SECRET, batch, key, 'momo-subscription:v1')).toBe(
+          other,
+        );
+        expect(other).not.toBe(id);
+      }
+      for (const body of bodies) {
+        const print = await node.fingerprint('transfer', body);
+        expect(await web.fingerprint('transfer', body)).toBe(print);
+        expect(print).toMatch(/^[0-9a-f]{64}$/);
+      }
+      // Each arm took its own path: Web Crypto once per id and print, from the web copy only.
+      expect(sign).toHaveBeenCalledTimes(inputs.length * 2);
+      expect(digest).toHaveBeenCalledTimes(bodies.length);
+    } finally {
+      process.getBuiltinModule = getBuiltinModule;
+      sign.mockRestore();
+      digest.mockRestore();
+    }
   });
 });
