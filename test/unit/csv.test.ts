@@ -65,6 +65,9 @@ describe('CSV reader (RFC 4180)', () => {
     for (let cut = 0; cut <= TRICKY.length; cut++) {
       expect(await rows(chunked(TRICKY, cut)), `cut at ${cut}`).toEqual(TRICKY_ROWS);
     }
+    // One character a chunk: every field, quote pair and line end spans chunks.
+    const everywhere = Array.from({ length: TRICKY.length }, (_, at) => at);
+    expect(await rows(chunked(TRICKY, ...everywhere))).toEqual(TRICKY_ROWS);
     const bytes = new TextEncoder().encode(`\uFEFF${TRICKY}`);
     for (let cut = 0; cut <= bytes.length; cut += 7) {
       const stream = Readable.from([bytes.subarray(0, cut), bytes.subarray(cut)]);

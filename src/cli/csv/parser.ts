@@ -41,7 +41,15 @@ type State = 'start' | 'unquoted' | 'quoted' | 'quote-in-quoted';
 
 export class CsvParser {
   #state: State = 'start';
+  /** The field read so far, up to the current run of its characters (`#runStart`). */
   #field = '';
+  /**
+   * Where, in the chunk being parsed, the field's current run of characters began (-1:
+   * none). A run is taken as one slice of the chunk when something else comes (a comma, a
+   * quote, a line end, the chunk's end), rather than one string per character: a
+   * 100,000-row file read three times made about 1 GB of one-character concatenations.
+   */
+  #runStart = -1;
   #fields: string[] = [];
   /** Chars held by the record being read. */
   #size = 0;
@@ -80,10 +88,11 @@ export class CsvParser {
       const afterCR = this.#lastWasCR;
       this.#lastWasCR = c === CR;
       if (c === LF && afterCR && this.#state !== 'quoted') continue; // CRLF: the CR ended it
-      const row = this.#take(c, text[i] as string);
+      const row = this.#take(c, text, i);
       if (c === CR || (c === LF && !afterCR)) this.#line++; // CRLF counts once, on its CR
       if (row !== undefined) yield row;
     }
+    this.#endRun(text, text.length); // the next chunk is another string
   }
 
   /** Ends the input: the last record, or an error if a quoted field is still open. */
@@ -98,8 +107,8 @@ export class CsvParser {
     if (row !== undefined) yield row;
   }
 
-  /** Takes one character; returns the record it completes, if any. */
-  #take(c: number, char: string): CsvRow | undefined {
+  /** Takes one character (`text[i]`); returns the record it completes, if any. */
+  #take(c: number, text: string, i: number): CsvRow | undefined {
     if (++this.#size > this.#maxRecordChars) {
       throw new CsvError(
         `a record longer than ${this.#maxRecordChars} characters (an unclosed quote?)`,
@@ -113,7 +122,7 @@ export class CsvParser {
           this.#state = 'quoted';
           return undefined;
         }
-        return this.#unquoted(c, char);
+        return this.#unquoted(c, text, i);
       case 'unquoted':
         if (c === QUOTE) {
           throw new CsvError(
@@ -121,20 +130,24 @@ export class CsvParser {
             this.#line,
           );
         }
-        return this.#unquoted(c, char);
+        return this.#unquoted(c, text, i);
       case 'quoted':
-        if (c === QUOTE) this.#state = 'quote-in-quoted';
-        else this.#field += char;
+        if (c === QUOTE) {
+          this.#endRun(text, i);
+          this.#state = 'quote-in-quoted';
+        } else if (this.#runStart < 0) {
+          this.#runStart = i;
+        }
         return undefined;
       case 'quote-in-quoted':
         if (c === QUOTE) {
-          this.#field += '"';
+          this.#runStart = i; // the second quote of `""` is the `"` the field holds
           this.#state = 'quoted';
         } else if (c === COMMA || c === LF || c === CR) {
-          return this.#unquoted(c, char);
+          return this.#unquoted(c, text, i);
         } else {
           throw new CsvError(
-            `text after the closing quote of a field ("${char}"): a field is quoted whole or not at all`,
+            `text after the closing quote of a field ("${text[i]}"): a field is quoted whole or not at all`,
             this.#line,
           );
         }
@@ -143,18 +156,30 @@ export class CsvParser {
   }
 
   /** A character outside quotes. */
-  #unquoted(c: number, char: string): CsvRow | undefined {
-    if (c === LF || c === CR) return this.#endRecord();
+  #unquoted(c: number, text: string, i: number): CsvRow | undefined {
+    if (c === LF || c === CR) {
+      this.#endRun(text, i);
+      return this.#endRecord();
+    }
     this.#started = true;
     if (c === COMMA) {
+      this.#endRun(text, i);
       this.#fields.push(this.#field);
       this.#field = '';
       this.#state = 'start';
     } else {
-      this.#field += char;
+      if (this.#runStart < 0) this.#runStart = i;
       this.#state = 'unquoted';
     }
     return undefined;
+  }
+
+  /** Adds the current run of the field's characters, which ends before `text[end]`. */
+  #endRun(text: string, end: number): void {
+    if (this.#runStart < 0) return;
+    const run = text.slice(this.#runStart, end);
+    this.#field = this.#field === '' ? run : this.#field + run;
+    this.#runStart = -1;
   }
 
   /** The record that ends here; undefined for a blank line (a trailing line end included). */
