@@ -101,7 +101,7 @@ try {
       measureWaits(node, server, { big: index === 0 }),
     );
     printWaits(node, waits);
-    perNode.push({ throughput, imports, waits });
+    perNode.push({ throughput, tracing, imports, waits });
     for (const [kind, row] of Object.entries(throughput.rows)) {
       if (row.error) crashes.push(`${node.label} throughput ${kind}`);
     }

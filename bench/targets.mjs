@@ -1,5 +1,5 @@
 /**
- * The issues' targets (issues 7, 14, 25, 26 and 34) against what this run measured, per Node version.
+ * The issues' targets (issues 7, 14, 25, 26, 34 and 38) against what this run measured, per Node version.
  * Informative: a MISS is printed, never turned into a failing exit code.
  */
 import { limits, targets as t } from './lib/config.mjs';
@@ -7,6 +7,7 @@ import { dec, int, ratio, table } from './lib/table.mjs';
 import { batchTargets } from './sections/batch-report.mjs';
 import { postgresTargets } from './sections/postgres.mjs';
 import { subscriptionsTargets } from './sections/subscriptions-report.mjs';
+import { tracingTargets } from './sections/telemetry.mjs';
 
 const ALLOWED_HTTP_LIBRARIES = ['ky'];
 
@@ -57,6 +58,13 @@ export function checkTargets(perNode, bundles) {
       (v) => v >= t.sequential,
       ratio,
     ],
+    // Issue 38 (DESIGN 10): every Node version, from the tracing section.
+    ...tracingTargets().map(([name, measure, pass, shown]) => [
+      name,
+      (r) => measure(r.tracing),
+      pass,
+      shown,
+    ]),
     [
       '10,000 waits: all resolve',
       (r) => runOf(r.waits, 10_000)?.resolved,
@@ -168,7 +176,7 @@ const foreignHttp = (bundles) =>
 
 export function printTargets(nodes, perNode, bundles) {
   table(
-    'Targets (issues 7, 14, 25, 26 and 34), SDK on its default transport; informative, a MISS does not fail the run',
+    'Targets (issues 7, 14, 25, 26, 34 and 38), SDK on its default transport; informative, a MISS does not fail the run',
     ['target', ...nodes.map((node) => node.label)],
     checkTargets(perNode, bundles),
     { left: [0, ...nodes.map((_, i) => i + 1)] },

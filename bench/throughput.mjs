@@ -9,7 +9,7 @@ import { credentials, depositBody } from './lib/config.mjs';
 import { report } from './lib/processes.mjs';
 
 const [kind, url, planJson] = process.argv.slice(2);
-const { sequentialOps, parallelOps, concurrency } = JSON.parse(planJson);
+const { sequentialOps, parallelOps, concurrency, warmupOps } = JSON.parse(planJson);
 
 /** Runs `task` `total` times, at most `concurrency` at once. */
 async function parallel(total, concurrency, task) {
@@ -44,9 +44,12 @@ const client = await createClient(kind, url, credentials);
 // An id the server never accepted reads as settled long ago: a SUCCESSFUL lookup each time.
 const knownId = randomUUID();
 
-await parallel(concurrency * 8, concurrency, () => client.lookup(knownId));
-await parallel(concurrency * 4, concurrency, () => client.create(depositBody));
-for (let i = 0; i < 100; i++) await client.lookup(knownId);
+// Each workload once at its measured size before any is measured: the figures are a warm
+// process's (code optimized, pools grown), not the compiler's work on first use, which a
+// process pays once and which counts in its CPU (compiler threads included).
+for (let i = 0; i < warmupOps; i++) await client.lookup(knownId);
+await parallel(warmupOps, concurrency, () => client.lookup(knownId));
+await parallel(warmupOps, concurrency, () => client.create(depositBody));
 
 const sequential = await opsPerSecond('sequential', sequentialOps, async () => {
   for (let i = 0; i < sequentialOps; i++) await client.lookup(knownId);

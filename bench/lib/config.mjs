@@ -32,6 +32,13 @@ export const plan = {
   rounds: quick ? 2 : 5,
   sequentialOps: quick ? 300 : 2_000,
   parallelOps: quick ? 800 : 2_000,
+  /**
+   * Calls per workload in the tracing section: a major collection (tens of ms) landing in
+   * a 2,000-call window moved a call's CPU by 10-25 µs, more than the target's margin.
+   */
+  tracingOps: quick ? 800 : 10_000,
+  /** Calls of each throughput workload made, unmeasured, before any is measured. */
+  warmupOps: quick ? 300 : 2_000,
   concurrency: 32,
   importRuns: quick ? 5 : 12,
   /** Sizes of the "N deposits issued at once, each awaited" workload, per Node version. */

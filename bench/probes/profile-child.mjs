@@ -12,7 +12,12 @@ const dir = process.env.BENCH_PROFILE_DIR ?? tmpdir();
 const server = await startServer();
 try {
   await server.reset(5_000);
-  const plan = { sequentialOps: Number(ops), parallelOps: Number(ops), concurrency: 32 };
+  const plan = {
+    sequentialOps: Number(ops),
+    parallelOps: Number(ops),
+    warmupOps: 2_000,
+    concurrency: 32,
+  };
   const result = await runMeasured('throughput.mjs', [kind, server.url, JSON.stringify(plan)], {
     execPath: process.execPath,
     execArgv: [

@@ -21,6 +21,7 @@ export async function measureThroughput(node, server) {
   const childPlan = JSON.stringify({
     sequentialOps: plan.sequentialOps,
     parallelOps: plan.parallelOps,
+    warmupOps: plan.warmupOps,
     concurrency: plan.concurrency,
   });
   for (let r = 0; r < plan.rounds; r++) {
