@@ -2,6 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import {
   CsvError,
@@ -73,6 +75,31 @@ describe('CSV reader (RFC 4180)', () => {
       const stream = Readable.from([bytes.subarray(0, cut), bytes.subarray(cut)]);
       expect(await rows(stream), `byte cut at ${cut}`).toEqual(TRICKY_ROWS);
     }
+  });
+
+  it('keeps no chunk alive through a field: 1,000 long keys kept hold only themselves', async () => {
+    setFlagsFromString('--expose-gc'); // this test only: a full collection on demand
+    const gc = runInNewContext('gc') as () => void;
+    const heapUsed = () => {
+      gc();
+      return process.memoryUsage().heapUsed;
+    };
+    const kept: string[] = [];
+    const before = heapUsed();
+    await (async () => {
+      // One 14 MB chunk; every key has 25-30 characters, long enough to be a view in V8.
+      const text = Array.from(
+        { length: 400_000 },
+        (_, i) => `payroll-2026-12-employee-${i},1.00\n`,
+      );
+      for await (const row of readCsvRows(chunked(text.join('')))) {
+        if (row.line % 400 === 0) kept.push(row.fields[0] as string);
+      }
+    })();
+    const grown = heapUsed() - before;
+    expect(kept).toHaveLength(1_000);
+    expect(kept[0]).toBe('payroll-2026-12-employee-399');
+    expect(grown).toBeLessThan(4_000_000); // the chunk kept would be 14 MB
   });
 
   it('keeps every field a string as written: leading zeros, spaces, plus signs', async () => {

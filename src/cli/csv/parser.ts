@@ -36,6 +36,19 @@ const COMMA = 44;
 const LF = 10;
 const CR = 13;
 const BOM = 0xfeff;
+/** The length from which V8 makes a slice a view into the string it was cut from. */
+const SHORTEST_VIEW = 13;
+
+/**
+ * The field as a string of its own. A field is cut from the chunk read (see `#runStart`),
+ * and V8 makes a cut of 13 characters or more a view that keeps the whole chunk alive (a
+ * field joined from parts keeps its parts): a key kept for a run would hold the file's
+ * text in memory. Prefixed, then cut again: V8 copies the field into a new string when
+ * cutting the joined one, and the result keeps only that copy.
+ */
+function ownString(field: string): string {
+  return field.length < SHORTEST_VIEW ? field : ` ${field}`.slice(1);
+}
 
 type State = 'start' | 'unquoted' | 'quoted' | 'quote-in-quoted';
 
@@ -164,7 +177,7 @@ export class CsvParser {
     this.#started = true;
     if (c === COMMA) {
       this.#endRun(text, i);
-      this.#fields.push(this.#field);
+      this.#fields.push(ownString(this.#field));
       this.#field = '';
       this.#state = 'start';
     } else {
@@ -187,7 +200,7 @@ export class CsvParser {
     // `""` is one empty field.
     let row: CsvRow | undefined;
     if (this.#started) {
-      this.#fields.push(this.#field);
+      this.#fields.push(ownString(this.#field));
       row = { line: this.#recordLine, fields: this.#fields };
     }
     this.#fields = [];
